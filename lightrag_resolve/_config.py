@@ -1,0 +1,89 @@
+"""The one configuration object of the resolver (SPEC §8)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Any, Awaitable, Callable, Protocol
+
+__all__ = ["LLMFunc", "ResolverConfig"]
+
+
+class LLMFunc(Protocol):
+    """An async LLM function with LightRAG's signature.
+
+    It receives the prompt positionally and ``system_prompt`` plus any extra
+    keyword arguments, and returns the model's text.
+    """
+
+    def __call__(self, prompt: str, **kwargs: Any) -> Awaitable[str]: ...
+
+
+@dataclass(frozen=True, kw_only=True)
+class ResolverConfig:
+    """Every knob of the resolver, with the defaults of SPEC §8.
+
+    ``enabled=False`` sends every message through untouched. ``llm_func``
+    defaults to the instance's keyword-role LLM (else ``llm_model_func``), and
+    ``reference_llm_func`` to ``llm_func``. No per-tenant state is kept here:
+    pass a different config (or ``company_name``) per tenant instance.
+    """
+
+    enabled: bool = True
+    company_name: str | None = None
+    llm_func: Callable[..., Awaitable[Any]] | None = None
+    model_name: str | None = None
+    max_resolve_words: int = 4
+    max_query_words: int = 8
+    max_ll_keywords: int = 5
+    max_hl_keywords: int = 3
+    max_name_words: int = 6
+    history_messages: int = 2
+    history_message_words: int = 150
+    timeout: float = 10.0
+    reference_llm_func: Callable[..., Awaitable[Any]] | None = None
+    reference_model_name: str | None = None
+    reference_timeout: float = 2.0
+    capture_content: bool | None = None
+    on_resolution: Callable[[Any], None] | None = None
+
+    def __post_init__(self) -> None:
+        for name in (
+            "max_resolve_words",
+            "max_query_words",
+            "max_ll_keywords",
+            "max_hl_keywords",
+            "max_name_words",
+            "history_messages",
+            "history_message_words",
+        ):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValueError(f"ResolverConfig.{name} must be a positive int, got {value!r}")
+        for name in ("timeout", "reference_timeout"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
+                raise ValueError(f"ResolverConfig.{name} must be a positive number of seconds, got {value!r}")
+        if not isinstance(self.enabled, bool):
+            raise TypeError(f"ResolverConfig.enabled must be a bool, got {self.enabled!r}")
+        if self.company_name is not None:
+            if not isinstance(self.company_name, str):
+                raise TypeError("ResolverConfig.company_name must be a str or None")
+            # A blank name would make "the company name is present" vacuous.
+            object.__setattr__(self, "company_name", self.company_name.strip() or None)
+        for name in ("llm_func", "reference_llm_func", "on_resolution"):
+            value = getattr(self, name)
+            if value is not None and not callable(value):
+                raise TypeError(f"ResolverConfig.{name} must be callable or None")
+
+    @property
+    def captures_content(self) -> bool:
+        """Whether visitor text and model output may go on spans.
+
+        An explicit ``capture_content`` wins; otherwise the standard
+        ``OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT`` variable decides.
+        """
+        if self.capture_content is not None:
+            return self.capture_content
+        flag = os.environ.get("OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT", "")
+        return flag.strip().lower() in {"1", "true", "yes", "on"}

@@ -1,0 +1,81 @@
+"""One turn of a chat, as the resolver sees it: the message and a short history window."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["Message", "Turn", "recent_messages"]
+
+_SPEAKERS = {"user": "Visitor", "assistant": "Assistant"}
+
+
+@dataclass(frozen=True, kw_only=True)
+class Message:
+    """One earlier chat message: ``role`` is ``user`` or ``assistant``."""
+
+    role: str
+    content: str
+
+    @property
+    def speaker(self) -> str:
+        """The label the prompts use for this message's author."""
+        return _SPEAKERS.get(self.role, self.role.capitalize() or "Message")
+
+
+def recent_messages(history: Any, limit: int) -> tuple[Message, ...]:
+    """The last ``limit`` usable messages of a LightRAG ``conversation_history``.
+
+    Entries that are not mappings with a string ``role`` and a non-blank string
+    ``content`` (system messages included) are skipped rather than raised on:
+    the history belongs to the answer writer too, and LightRAG decides what it
+    accepts there. A history that is not a list or tuple holds no message.
+    """
+    if not isinstance(history, Sequence) or isinstance(history, (str, bytes)):
+        return ()
+    usable = [
+        Message(role=entry["role"], content=entry["content"].strip())
+        for entry in history
+        if isinstance(entry, Mapping)
+        and isinstance(entry.get("role"), str)
+        and entry.get("role") in _SPEAKERS
+        and isinstance(entry.get("content"), str)
+        and entry["content"].strip()
+    ]
+    return tuple(usable[-limit:]) if limit > 0 else ()
+
+
+def _clip_words(text: str, max_words: int) -> str:
+    words = text.split()
+    if len(words) <= max_words:
+        return " ".join(words)
+    return " ".join(words[:max_words]) + " …"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Turn:
+    """The visitor's message with the history window the resolver may read."""
+
+    query: str
+    history: tuple[Message, ...]
+    mode: str
+    company_name: str | None = None
+    message_words: int = 150
+
+    @property
+    def is_first(self) -> bool:
+        """True when no earlier message exists: nothing to resolve against."""
+        return not self.history
+
+    @property
+    def history_text(self) -> str:
+        """The history exactly as the model sees it, one ``Speaker: text`` line each.
+
+        Long messages are clipped to ``message_words`` words; the reference
+        check accepts only names that occur in this text.
+        """
+        return "\n".join(
+            f"{message.speaker}: {_clip_words(message.content, self.message_words)}"
+            for message in self.history
+        )

@@ -1,0 +1,284 @@
+"""``ResolvingLightRAG``: the one module that imports LightRAG.
+
+Every query entry point resolves the turn first (SPEC §3), then hands LightRAG
+either the caller's own ``QueryParam`` (nothing resolved) or a copy carrying
+the keywords, never a mutated original. Two seams of LightRAG 1.5.x are used,
+both checked at import time:
+
+* ``lightrag.lightrag.validate_rag_query`` rejects queries lighter than three
+  characters ("B1", "OK"). A *resolved* short reply must still reach
+  retrieval, so the check is wrapped: it lets through exactly the text this
+  library resolved, in the task that resolved it, and is LightRAG's own check
+  everywhere else.
+* ``LightRAG._build_global_config`` hands ``kg_query`` its answer LLM; inside a
+  speculative branch (SPEC §7) that function is gated so no answer is written
+  from a context the reference check is about to replace.
+"""
+
+from __future__ import annotations
+
+import time
+from contextvars import ContextVar
+from dataclasses import InitVar, dataclass, replace
+from typing import Any, AsyncIterator, Awaitable, Callable, Iterator
+
+import lightrag.lightrag as _host
+from lightrag import LightRAG, QueryParam
+from lightrag.query_validation import meets_min_rag_query_weight
+
+from ._config import ResolverConfig
+from ._conversation import Turn, recent_messages
+from ._report import report
+from ._resolution import Resolution
+from ._resolver import Resolver
+from ._speculative import gate_answer, search_beside_check
+
+__all__ = ["ResolvingLightRAG"]
+
+SUPPORTED_LIGHTRAG = "lightrag-hku >=1.5.7,<1.6"
+
+for _seam in ("validate_rag_query", "_run_sync"):
+    if not callable(getattr(_host, _seam, None)):
+        raise ImportError(
+            f"lightrag_resolve needs lightrag.lightrag.{_seam}, which this LightRAG lacks; "
+            f"supported versions: {SUPPORTED_LIGHTRAG}"
+        )
+if not callable(getattr(LightRAG, "_build_global_config", None)):
+    raise ImportError(f"lightrag_resolve needs LightRAG._build_global_config; supported: {SUPPORTED_LIGHTRAG}")
+
+_resolved_text: ContextVar[str | None] = ContextVar("lightrag_resolve_resolved_text", default=None)
+_lightrag_validate = _host.validate_rag_query
+
+
+def _validate_rag_query(query: str) -> str:
+    """LightRAG's minimum-weight check, except for the text this task resolved."""
+    allowed = _resolved_text.get()
+    if allowed is not None and isinstance(query, str) and query.strip() == allowed and allowed:
+        return allowed
+    return _lightrag_validate(query)
+
+
+if getattr(_host.validate_rag_query, "__module__", "") != __name__:
+    _host.validate_rag_query = _validate_rag_query
+
+
+def _with_resolution(result: Any, resolution: Resolution) -> Any:
+    """Add the resolution to a LightRAG result dict under ``metadata``; others pass as is."""
+    if isinstance(result, dict):
+        metadata = result.get("metadata")
+        if not isinstance(metadata, dict):
+            metadata = result["metadata"] = {}
+        metadata["resolution"] = resolution.to_dict()
+    return result
+
+
+@dataclass
+class ResolvingLightRAG(LightRAG):
+    """A ``LightRAG`` that resolves follow-up messages before retrieval.
+
+    Takes every ``LightRAG`` argument plus ``resolver``: a ``ResolverConfig``,
+    or a ``Resolver`` (subclass) instance built with one. Every query entry
+    point also takes ``resolve=`` (``None`` follows the config), and dict
+    results carry the turn's ``Resolution`` as ``metadata["resolution"]``.
+    """
+
+    resolver: InitVar[ResolverConfig | Resolver | None] = None
+
+    def __post_init__(self, addon_params: dict[str, Any] | None, resolver: ResolverConfig | Resolver | None) -> None:
+        super().__post_init__(addon_params)
+        if resolver is None or isinstance(resolver, ResolverConfig):
+            resolver = Resolver(resolver)
+        if not isinstance(resolver, Resolver):
+            raise TypeError(f"resolver must be a ResolverConfig or a Resolver, got {type(resolver).__name__}")
+        # Not a dataclass field: asdict(self) runs on every query and deep-copies fields.
+        self.query_resolver = resolver
+
+    # ---- seams ---------------------------------------------------------------
+
+    def _build_global_config(self) -> dict[str, Any]:
+        config = super()._build_global_config()
+        funcs = config.get("role_llm_funcs")
+        if isinstance(funcs, dict) and "query" in funcs:
+            config["role_llm_funcs"] = {**funcs, "query": gate_answer(funcs["query"])}
+        return config
+
+    # ---- resolution ----------------------------------------------------------
+
+    def _resolver_llm(self) -> tuple[Callable[..., Awaitable[Any]], str | None]:
+        config = self.query_resolver.config
+        if config.llm_func is not None:
+            return config.llm_func, config.model_name or getattr(config.llm_func, "model_name", None)
+        keyword_llm = self.role_llm_funcs.get("keyword")
+        model = config.model_name or self.get_llm_role_config("keyword").get("model") or self.llm_model_name
+        return (keyword_llm or self.llm_model_func), model
+
+    def _reference_llm(self) -> tuple[Callable[..., Awaitable[Any]], str | None]:
+        config = self.query_resolver.config
+        if config.reference_llm_func is not None:
+            func = config.reference_llm_func
+            return func, config.reference_model_name or getattr(func, "model_name", None)
+        llm, model = self._resolver_llm()
+        return llm, config.reference_model_name or model
+
+    def _turn(self, query: str, param: QueryParam) -> Turn:
+        if not isinstance(query, str):
+            raise TypeError(f"query must be a str, got {type(query).__name__}")
+        if not isinstance(param, QueryParam):
+            raise TypeError(f"param must be a lightrag.QueryParam, got {type(param).__name__}")
+        config = self.query_resolver.config
+        return Turn(
+            query=query,
+            history=recent_messages(param.conversation_history, config.history_messages),
+            mode=param.mode,
+            company_name=config.company_name,
+            message_words=config.history_message_words,
+        )
+
+    def _route(self, turn: Turn, param: QueryParam, resolve: bool | None) -> str | Resolution:
+        enabled = self.query_resolver.config.enabled if resolve is None else bool(resolve)
+        path = self.query_resolver.route(
+            turn, enabled=enabled, caller_keywords=bool(param.ll_keywords or param.hl_keywords)
+        )
+        if path == "reference" and not meets_min_rag_query_weight(turn.query):
+            # Too light for LightRAG to search at all: let LightRAG reject it as usual.
+            return Resolution(
+                query=turn.query, original_query=turn.query, mode=turn.mode, path="reference", fallback_reason="gate_declined"
+            )
+        return path
+
+    async def _run_resolver(self, turn: Turn, path: str) -> Resolution:
+        llm, model = self._reference_llm() if path == "reference" else self._resolver_llm()
+        return await self.query_resolver.run(path, turn, llm=llm, model=model)  # type: ignore[arg-type]
+
+    async def aresolve(self, query: str, param: QueryParam = QueryParam(), *, resolve: bool | None = None) -> Resolution:
+        """Decide how this turn would be retrieved, without retrieving."""
+        turn = self._turn(query, param)
+        path = self._route(turn, param, resolve)
+        resolution = path if isinstance(path, Resolution) else await self._run_resolver(turn, path)
+        report(resolution, self.query_resolver.config)
+        return resolution
+
+    def resolve(self, query: str, param: QueryParam = QueryParam(), *, resolve: bool | None = None) -> Resolution:
+        """Synchronous ``aresolve``."""
+        return _host._run_sync(
+            lambda: self.aresolve(query, param, resolve=resolve),
+            sync_name="resolve",
+            async_name="aresolve",
+            owning_loop=self._owning_loop,
+        )
+
+    # ---- retrieval -----------------------------------------------------------
+
+    async def _retrieve(
+        self,
+        query: str,
+        param: QueryParam,
+        resolve: bool | None,
+        retrieve: Callable[[str, QueryParam], Awaitable[Any]],
+    ) -> tuple[Resolution, Any]:
+        """Resolve the turn, then run ``retrieve`` (a LightRAG entry point) with the result."""
+        turn = self._turn(query, param)
+        path = self._route(turn, param, resolve)
+        if isinstance(path, Resolution):
+            resolution, result = path, await retrieve(query, param)
+        elif path == "reference":
+            resolution, result = await self._retrieve_beside_check(turn, param, retrieve)
+        else:
+            resolution = await self._run_resolver(turn, path)
+            result = await self._retrieve_resolved(resolution, param, retrieve)
+        report(resolution, self.query_resolver.config)
+        return resolution, _with_resolution(result, resolution)
+
+    async def _retrieve_resolved(
+        self, resolution: Resolution, param: QueryParam, retrieve: Callable[[str, QueryParam], Awaitable[Any]]
+    ) -> Any:
+        if not resolution.changed:
+            return await retrieve(resolution.original_query, param)
+        if resolution.has_keywords:
+            param = replace(param, ll_keywords=list(resolution.ll_keywords), hl_keywords=list(resolution.hl_keywords))
+        token = _resolved_text.set(resolution.query.strip())
+        try:
+            return await retrieve(resolution.query, param)
+        finally:
+            _resolved_text.reset(token)
+
+    async def _retrieve_beside_check(
+        self, turn: Turn, param: QueryParam, retrieve: Callable[[str, QueryParam], Awaitable[Any]]
+    ) -> tuple[Resolution, Any]:
+        started = time.perf_counter()
+        error = Resolution(
+            query=turn.query,
+            original_query=turn.query,
+            mode=turn.mode,
+            path="reference",
+            fallback_reason="llm_error",
+            decision="error",
+        )
+        resolution, result = await search_beside_check(
+            check=lambda: self._run_resolver(turn, "reference"),
+            speculative=lambda: retrieve(turn.query, param),
+            resolved=lambda resolution: self._retrieve_resolved(resolution, param, retrieve),
+            on_error=error,
+        )
+        return replace(resolution, elapsed_ms=(time.perf_counter() - started) * 1000), result
+
+    # ---- LightRAG's query entry points ----------------------------------------
+
+    async def aquery_llm(
+        self,
+        query: str,
+        param: QueryParam = QueryParam(),
+        system_prompt: str | None = None,
+        progress_callback: Any = None,
+        *,
+        resolve: bool | None = None,
+    ) -> dict[str, Any]:
+        """``LightRAG.aquery_llm`` on the resolved turn."""
+        base = super().aquery_llm
+
+        async def retrieve(text: str, query_param: QueryParam) -> dict[str, Any]:
+            return await base(text, query_param, system_prompt, progress_callback)
+
+        _, result = await self._retrieve(query, param, resolve, retrieve)
+        return result
+
+    async def aquery(
+        self,
+        query: str,
+        param: QueryParam = QueryParam(),
+        system_prompt: str | None = None,
+        *,
+        resolve: bool | None = None,
+    ) -> str | AsyncIterator[str]:
+        """``LightRAG.aquery`` on the resolved turn: the answer text or stream."""
+        result = await self.aquery_llm(query, param, system_prompt, resolve=resolve)
+        llm_response = result.get("llm_response", {})
+        if llm_response.get("is_streaming"):
+            return llm_response.get("response_iterator")
+        return llm_response.get("content", "")
+
+    async def aquery_data(
+        self, query: str, param: QueryParam = QueryParam(), *, resolve: bool | None = None
+    ) -> dict[str, Any]:
+        """``LightRAG.aquery_data`` on the resolved turn: retrieval only, no answer."""
+        _, result = await self._retrieve(query, param, resolve, super().aquery_data)
+        return result
+
+    def _sync(self, name: str, factory: Callable[[], Awaitable[Any]]) -> Any:
+        return _host._run_sync(factory, sync_name=name, async_name=f"a{name}", owning_loop=self._owning_loop)
+
+    def query(
+        self, query: str, param: QueryParam = QueryParam(), system_prompt: str | None = None, *, resolve: bool | None = None
+    ) -> str | Iterator[str]:
+        """Synchronous ``aquery``."""
+        return self._sync("query", lambda: self.aquery(query, param, system_prompt, resolve=resolve))
+
+    def query_llm(
+        self, query: str, param: QueryParam = QueryParam(), system_prompt: str | None = None, *, resolve: bool | None = None
+    ) -> dict[str, Any]:
+        """Synchronous ``aquery_llm``."""
+        return self._sync("query_llm", lambda: self.aquery_llm(query, param, system_prompt, resolve=resolve))
+
+    def query_data(self, query: str, param: QueryParam = QueryParam(), *, resolve: bool | None = None) -> dict[str, Any]:
+        """Synchronous ``aquery_data``."""
+        return self._sync("query_data", lambda: self.aquery_data(query, param, resolve=resolve))

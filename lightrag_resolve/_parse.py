@@ -1,0 +1,89 @@
+"""Reading a model's raw answer into a structure, before any invariant is enforced.
+
+Parsers are tolerant about form (code fences, labels, bold markers, a JSON
+object inside prose) and strict about meaning: an answer they cannot read is
+``None``, which the resolver records as ``unparsable``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from ._enforce import is_none_answer
+
+__all__ = ["KeywordAnswer", "ReferenceAnswer", "parse_keyword_answer", "parse_reference_answer"]
+
+_LL_KEYS = ("low_level_keywords", "ll_keywords", "low_level", "entities")
+_HL_KEYS = ("high_level_keywords", "hl_keywords", "high_level", "themes")
+_REFERENCE = re.compile(
+    r"^(?:answer\s*:\s*|réponse\s*:\s*)?(RESOLVE|KEEP|AMBIGUOUS)\b\s*[:\-–—=]?\s*(.*)$",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True, kw_only=True)
+class KeywordAnswer:
+    """The two keyword lists as the model gave them (any type; cleaned later)."""
+
+    ll_raw: Any
+    hl_raw: Any
+
+
+@dataclass(frozen=True, kw_only=True)
+class ReferenceAnswer:
+    """The reference check's one-line answer: a decision and, for RESOLVE, a name."""
+
+    decision: Literal["resolve", "keep", "ambiguous"]
+    name: str | None = None
+
+
+def _json_object(text: str) -> dict[str, Any] | None:
+    start, end = text.find("{"), text.rfind("}")
+    if start < 0 or end <= start:
+        return None
+    try:
+        value = json.loads(text[start : end + 1])
+    except ValueError:
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def _first(obj: dict[str, Any], keys: tuple[str, ...]) -> Any:
+    return next((obj[key] for key in keys if key in obj), None)
+
+
+def parse_keyword_answer(output: str) -> KeywordAnswer | None:
+    """Both keyword lists from a JSON answer; empty lists for ``NONE``; ``None`` if unreadable.
+
+    Accepts LightRAG's own key names (``low_level_keywords``,
+    ``high_level_keywords``) and the short ``ll_keywords``/``hl_keywords``.
+    """
+    if is_none_answer(output):
+        return KeywordAnswer(ll_raw=[], hl_raw=[])
+    obj = _json_object(output)
+    if obj is None:
+        return None
+    if not any(key in obj for key in _LL_KEYS + _HL_KEYS):
+        return None
+    return KeywordAnswer(ll_raw=_first(obj, _LL_KEYS), hl_raw=_first(obj, _HL_KEYS))
+
+
+def parse_reference_answer(output: str) -> ReferenceAnswer | None:
+    """``RESOLVE: <name>``, ``KEEP`` or ``AMBIGUOUS`` from the first non-empty line.
+
+    Markdown emphasis and quotes around the answer are ignored; a RESOLVE
+    without a name, or any other first line, is unreadable (``None``).
+    """
+    line = next((line for line in output.splitlines() if line.strip()), "")
+    line = line.strip().strip("*_`\"'> ").strip()
+    match = _REFERENCE.match(line)
+    if match is None:
+        return None
+    decision = match.group(1).lower()
+    if decision != "resolve":
+        return ReferenceAnswer(decision=decision)  # type: ignore[arg-type]
+    name = match.group(2).strip().strip("*_`").strip()
+    return ReferenceAnswer(decision="resolve", name=name) if name else None

@@ -1,0 +1,77 @@
+"""The typed record of what the resolver decided for one turn."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any, Literal
+
+__all__ = ["Decision", "FallbackReason", "Path", "RejectedReason", "Resolution"]
+
+Path = Literal["disabled", "first_turn", "bypass", "text", "keywords", "reference"]
+"""Which branch of SPEC §3 the turn took."""
+
+FallbackReason = str
+"""Why the visitor's words went through unchanged (SPEC §6).
+
+One of ``disabled``, ``first_turn``, ``gate_declined``, ``caller_keywords``,
+``llm_error``, ``timeout``, ``unparsable``, ``incomplete``, ``scaffold``,
+``empty``, and for the reference check ``keep``, ``ambiguous`` and
+``rejected:<reason>``. ``None`` on success and on ``bypass``.
+"""
+
+Decision = Literal["resolve", "keep", "ambiguous", "error"]
+"""The reference check's verdict (SPEC §5.3)."""
+
+RejectedReason = Literal["not_in_history", "company", "already_named", "too_long"]
+"""Why a name proposed by the reference check was discarded."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Resolution:
+    """What reaches retrieval for one turn, and why.
+
+    ``query`` is the text handed to LightRAG. ``ll_keywords`` and
+    ``hl_keywords`` are both empty (LightRAG extracts its own) or both filled;
+    the constructor refuses anything else, so no code path can hand LightRAG
+    half a keyword query.
+    """
+
+    query: str
+    original_query: str
+    mode: str
+    path: Path
+    ll_keywords: tuple[str, ...] = ()
+    hl_keywords: tuple[str, ...] = ()
+    fallback_reason: FallbackReason | None = None
+    decision: Decision | None = None
+    entity: str | None = None
+    rejected_reason: RejectedReason | None = None
+    model: str | None = None
+    raw_output: str | None = None
+    elapsed_ms: float = 0.0
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "ll_keywords", tuple(self.ll_keywords))
+        object.__setattr__(self, "hl_keywords", tuple(self.hl_keywords))
+        if bool(self.ll_keywords) != bool(self.hl_keywords):
+            raise ValueError("ll_keywords and hl_keywords must be both empty or both non-empty")
+        if self.ll_keywords and self.fallback_reason is not None:
+            raise ValueError("a fallback carries no keywords")
+
+    @property
+    def changed(self) -> bool:
+        """Whether retrieval sees anything other than the visitor's words alone."""
+        return bool(self.ll_keywords) or self.query != self.original_query
+
+    @property
+    def has_keywords(self) -> bool:
+        """Whether LightRAG's own keyword extraction is replaced for this turn."""
+        return bool(self.ll_keywords)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict, ``changed`` included."""
+        data = asdict(self)
+        data["ll_keywords"] = list(self.ll_keywords)
+        data["hl_keywords"] = list(self.hl_keywords)
+        data["changed"] = self.changed
+        return data

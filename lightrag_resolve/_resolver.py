@@ -1,0 +1,239 @@
+"""Routing one turn (SPEC §3) and running the resolver it needs.
+
+``Resolver`` is the class to subclass for a tenant-specific gate, a domain
+prompt or another output format: each of those is one documented method.
+Whatever an override returns still goes through the enforcement of
+``_enforce`` and the fallback contract of SPEC §6, so an override can change
+what is asked and how it is read, never what reaches retrieval unchecked.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import replace
+from typing import Any, Awaitable, Callable
+
+from ._config import ResolverConfig
+from ._conversation import Turn
+from ._enforce import accept_reference_name, append_name, enforce_keywords, enforce_text_query
+from ._gate import should_resolve
+from ._model_call import ModelReply, ask_model
+from ._parse import KeywordAnswer, ReferenceAnswer, parse_keyword_answer, parse_reference_answer
+from ._prompts import Prompt, keyword_prompt, reference_prompt, text_prompt
+from ._resolution import Path, Resolution
+
+__all__ = ["GRAPH_MODES", "Resolver"]
+
+logger = logging.getLogger("lightrag_resolve")
+
+GRAPH_MODES = frozenset({"local", "global", "hybrid", "mix"})
+
+LLM = Callable[..., Awaitable[Any]]
+
+
+class Resolver:
+    """Decides, for one turn, what LightRAG retrieves with.
+
+    Override points, each called with the turn or the model's raw text:
+    ``should_resolve`` (the gate), ``keyword_prompt``/``parse_keywords``,
+    ``text_prompt``/``parse_text`` and ``reference_prompt``/``parse_reference``.
+    """
+
+    def __init__(self, config: ResolverConfig | None = None) -> None:
+        self.config = config if config is not None else ResolverConfig()
+
+    # ---- override points -------------------------------------------------
+
+    def should_resolve(self, query: str) -> bool:
+        """The gate (SPEC §4): is this a short reply that cannot be searched as written?"""
+        return should_resolve(query, self.config.max_resolve_words)
+
+    def keyword_prompt(self, turn: Turn) -> Prompt:
+        """The prompt that asks for ``ll_keywords``/``hl_keywords`` (graph modes)."""
+        return keyword_prompt(turn, max_ll=self.config.max_ll_keywords, max_hl=self.config.max_hl_keywords)
+
+    def parse_keywords(self, output: str) -> KeywordAnswer | None:
+        """Read both raw keyword lists from the model's text; ``None`` when unreadable."""
+        return parse_keyword_answer(output)
+
+    def text_prompt(self, turn: Turn) -> Prompt:
+        """The prompt that asks for a short search query (``naive`` mode)."""
+        return text_prompt(turn, max_words=self.config.max_query_words)
+
+    def parse_text(self, output: str) -> str | None:
+        """The rewrite in the model's text (enforced afterwards); ``None`` when unreadable."""
+        return output
+
+    def reference_prompt(self, turn: Turn) -> Prompt:
+        """The prompt of the reference check for longer follow-ups (graph modes)."""
+        return reference_prompt(turn)
+
+    def parse_reference(self, output: str) -> ReferenceAnswer | None:
+        """Read ``RESOLVE: <name>``, ``KEEP`` or ``AMBIGUOUS``; ``None`` when unreadable."""
+        return parse_reference_answer(output)
+
+    # ---- routing ---------------------------------------------------------
+
+    def route(self, turn: Turn, *, enabled: bool, caller_keywords: bool = False) -> Path | Resolution:
+        """The branch of SPEC §3 for this turn, or the untouched result when none runs."""
+        untouched = Resolution(query=turn.query, original_query=turn.query, mode=turn.mode, path="disabled")
+        if not enabled:
+            return replace(untouched, fallback_reason="disabled")
+        if turn.mode == "bypass":
+            return replace(untouched, path="bypass")
+        if turn.is_first:
+            return replace(untouched, path="first_turn", fallback_reason="first_turn")
+        graph = turn.mode in GRAPH_MODES
+        if graph and caller_keywords:
+            return replace(untouched, path="keywords", fallback_reason="caller_keywords")
+        if self._gate(turn.query):
+            return "keywords" if graph else "text"
+        if graph:
+            return "reference"
+        return replace(untouched, path="text", fallback_reason="gate_declined")
+
+    def _gate(self, query: str) -> bool:
+        try:
+            return bool(self.should_resolve(query))
+        except Exception:
+            logger.warning("should_resolve raised; the turn goes through unresolved", exc_info=True)
+            return False
+
+    async def run(self, path: Path, turn: Turn, *, llm: LLM, model: str | None = None) -> Resolution:
+        """Run the resolver of ``path`` (``keywords``, ``text`` or ``reference``), timed."""
+        started = time.perf_counter()
+        if path == "keywords":
+            resolution = await self.resolve_keywords(turn, llm, model=model)
+        elif path == "text":
+            resolution = await self.resolve_text(turn, llm, model=model)
+        elif path == "reference":
+            resolution = await self.check_reference(turn, llm, model=model)
+        else:
+            raise ValueError(f"no resolver runs on path {path!r}")
+        return replace(resolution, elapsed_ms=(time.perf_counter() - started) * 1000)
+
+    async def resolve(
+        self,
+        turn: Turn,
+        *,
+        llm: LLM,
+        reference_llm: LLM | None = None,
+        enabled: bool | None = None,
+        caller_keywords: bool = False,
+        model: str | None = None,
+        reference_model: str | None = None,
+    ) -> Resolution:
+        """Route the turn and run its resolver; never raises because of the model.
+
+        This is the whole decision without LightRAG: ``ResolvingLightRAG``
+        uses the same two steps, ``route`` then ``run``.
+        """
+        enabled = self.config.enabled if enabled is None else enabled
+        path = self.route(turn, enabled=enabled, caller_keywords=caller_keywords)
+        if isinstance(path, Resolution):
+            return path
+        if path == "reference":
+            return await self.run(path, turn, llm=reference_llm or llm, model=reference_model or model)
+        return await self.run(path, turn, llm=llm, model=model)
+
+    # ---- the three resolvers ----------------------------------------------
+
+    async def _ask(self, build: Callable[[Turn], Prompt], turn: Turn, llm: LLM, timeout: float, **kwargs: Any) -> ModelReply:
+        try:
+            prompt = build(turn)
+        except Exception:
+            logger.warning("building the resolver prompt raised", exc_info=True)
+            return ModelReply(text=None, failure="llm_error", elapsed_ms=0.0)
+        return await ask_model(llm, prompt, timeout=timeout, **kwargs)
+
+    def _read(self, parse: Callable[[str], Any], text: str) -> Any:
+        try:
+            return parse(text)
+        except Exception:
+            logger.debug("parsing the resolver output raised", exc_info=True)
+            return None
+
+    def _fallback(self, turn: Turn, path: Path, reason: str, **fields: Any) -> Resolution:
+        return Resolution(
+            query=turn.query, original_query=turn.query, mode=turn.mode, path=path, fallback_reason=reason, **fields
+        )
+
+    async def resolve_keywords(self, turn: Turn, llm: LLM, *, model: str | None = None) -> Resolution:
+        """Short reply in a graph mode: both keyword lists, the text left as written."""
+        reply = await self._ask(
+            self.keyword_prompt, turn, llm, self.config.timeout, response_format={"type": "json_object"}
+        )
+        seen = {"model": model, "raw_output": reply.text}
+        if reply.text is None:
+            return self._fallback(turn, "keywords", reply.failure or "llm_error", **seen)
+        answer = self._read(self.parse_keywords, reply.text)
+        if not isinstance(answer, KeywordAnswer):
+            return self._fallback(turn, "keywords", "unparsable", **seen)
+        outcome = enforce_keywords(
+            answer.ll_raw, answer.hl_raw, max_ll=self.config.max_ll_keywords, max_hl=self.config.max_hl_keywords
+        )
+        if outcome.fallback_reason is not None:
+            return self._fallback(turn, "keywords", outcome.fallback_reason, **seen)
+        return Resolution(
+            query=turn.query,
+            original_query=turn.query,
+            mode=turn.mode,
+            path="keywords",
+            ll_keywords=outcome.ll_keywords,
+            hl_keywords=outcome.hl_keywords,
+            **seen,
+        )
+
+    async def resolve_text(self, turn: Turn, llm: LLM, *, model: str | None = None) -> Resolution:
+        """Short reply in ``naive`` mode: a short search query replaces the text."""
+        reply = await self._ask(self.text_prompt, turn, llm, self.config.timeout)
+        seen = {"model": model, "raw_output": reply.text}
+        if reply.text is None:
+            return self._fallback(turn, "text", reply.failure or "llm_error", **seen)
+        rewrite = self._read(self.parse_text, reply.text)
+        if rewrite is None:
+            return self._fallback(turn, "text", "unparsable", **seen)
+        outcome = enforce_text_query(rewrite, company_name=turn.company_name, max_words=self.config.max_query_words)
+        if outcome.query is None:
+            return self._fallback(turn, "text", outcome.fallback_reason or "unparsable", **seen)
+        return Resolution(query=outcome.query, original_query=turn.query, mode=turn.mode, path="text", **seen)
+
+    async def check_reference(self, turn: Turn, llm: LLM, *, model: str | None = None) -> Resolution:
+        """Longer follow-up in a graph mode: append one established name, or keep the message."""
+        reply = await self._ask(self.reference_prompt, turn, llm, self.config.reference_timeout)
+        seen = {"model": model, "raw_output": reply.text}
+        if reply.text is None:
+            return self._fallback(turn, "reference", reply.failure or "llm_error", decision="error", **seen)
+        answer = self._read(self.parse_reference, reply.text)
+        if not isinstance(answer, ReferenceAnswer):
+            return self._fallback(turn, "reference", "unparsable", decision="error", **seen)
+        if answer.decision != "resolve" or not answer.name:
+            decision = answer.decision if answer.decision != "resolve" else "error"
+            reason = decision if decision != "error" else "unparsable"
+            return self._fallback(turn, "reference", reason, decision=decision, **seen)
+        outcome = accept_reference_name(
+            answer.name,
+            history_text=turn.history_text,
+            message=turn.query,
+            company_name=turn.company_name,
+            max_words=self.config.max_name_words,
+        )
+        if outcome.name is None:
+            return self._fallback(
+                turn,
+                "reference",
+                f"rejected:{outcome.rejected_reason}",
+                decision="resolve",
+                rejected_reason=outcome.rejected_reason,
+                **seen,
+            )
+        return Resolution(
+            query=append_name(turn.query, outcome.name),
+            original_query=turn.query,
+            mode=turn.mode,
+            path="reference",
+            decision="resolve",
+            entity=outcome.name,
+            **seen,
+        )

@@ -1,0 +1,86 @@
+"""SPEC §7: retrieve on the visitor's words while the reference check decides.
+
+Two branches run at once: the speculative retrieval, and the check. On KEEP,
+AMBIGUOUS or any failure the speculative result is used as is; on RESOLVE it
+is cancelled and retrieval runs again on the enriched text. An answer written
+from the unresolved context would be wasted on RESOLVE, so the speculative
+branch's answer call waits behind a gate that opens only when the check kept
+the message. Nothing started here outlives the call that started it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from contextvars import ContextVar
+from typing import Any, Awaitable, Callable, TypeVar
+
+from ._resolution import Resolution
+
+__all__ = ["gate_answer", "search_beside_check"]
+
+logger = logging.getLogger("lightrag_resolve")
+
+T = TypeVar("T")
+
+_answer_gate: ContextVar[asyncio.Event | None] = ContextVar("lightrag_resolve_answer_gate", default=None)
+
+
+def gate_answer(answer_llm: Callable[..., Awaitable[Any]] | None) -> Callable[..., Awaitable[Any]] | None:
+    """``answer_llm``, made to wait for the check when called from a speculative branch.
+
+    Outside a speculative branch the function is returned as it is, so every
+    other query pays nothing.
+    """
+    gate = _answer_gate.get()
+    if gate is None or answer_llm is None:
+        return answer_llm
+
+    async def answer_after_check(*args: Any, **kwargs: Any) -> Any:
+        await gate.wait()
+        return await answer_llm(*args, **kwargs)
+
+    return answer_after_check
+
+
+async def _settle(*tasks: asyncio.Future[Any]) -> None:
+    """Cancel what is still running and wait until every task has finished."""
+    for task in tasks:
+        if not task.done():
+            task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+
+
+async def search_beside_check(
+    *,
+    check: Callable[[], Awaitable[Resolution]],
+    speculative: Callable[[], Awaitable[T]],
+    resolved: Callable[[Resolution], Awaitable[T]],
+    on_error: Resolution,
+) -> tuple[Resolution, T]:
+    """Run ``check`` beside ``speculative()``; retrieve again only when the check resolved.
+
+    ``resolved(resolution)`` runs the second retrieval, on the enriched text.
+    ``on_error`` is the resolution used if the check itself raises.
+    """
+    gate = asyncio.Event()
+
+    async def speculative_branch() -> T:
+        _answer_gate.set(gate)  # this task's own context: no other query sees it
+        return await speculative()
+
+    branch = asyncio.ensure_future(speculative_branch())
+    checking = asyncio.ensure_future(check())
+    try:
+        try:
+            resolution = await checking
+        except Exception:
+            logger.warning("the reference check raised; using the speculative search", exc_info=True)
+            resolution = on_error
+        if resolution.changed:
+            await _settle(branch)
+            return resolution, await resolved(resolution)
+        gate.set()
+        return resolution, await branch
+    finally:
+        await _settle(branch, checking)

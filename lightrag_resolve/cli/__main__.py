@@ -1,0 +1,5 @@
+"""``python -m lightrag_resolve.cli``."""
+
+from . import main
+
+raise SystemExit(main())

