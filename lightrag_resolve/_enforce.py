@@ -45,7 +45,7 @@ _LABEL = re.compile(
     re.IGNORECASE,
 )
 _QUOTES = "\"'`“”‘’«» "
-_GLOSS = re.compile(r"\s+[-–—:]\s+|\s*[(\[]|\s*[;,]\s+|\.\s|\n")
+_GLOSS = re.compile(r"\s+[-–—]\s+|\s*:\s+|\s*[(\[]|\s*[;,]\s+|\.\s|\n")
 
 
 def _squash(text: str) -> str:

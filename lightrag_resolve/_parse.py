@@ -78,12 +78,12 @@ def parse_reference_answer(output: str) -> ReferenceAnswer | None:
     without a name, or any other first line, is unreadable (``None``).
     """
     line = next((line for line in output.splitlines() if line.strip()), "")
-    line = line.strip().strip("*_`\"'> ").strip()
+    line = line.replace("*", "").replace("`", "").strip().strip("_\"'> ").strip()
     match = _REFERENCE.match(line)
     if match is None:
         return None
     decision = match.group(1).lower()
     if decision != "resolve":
         return ReferenceAnswer(decision=decision)  # type: ignore[arg-type]
-    name = match.group(2).strip().strip("*_`").strip()
+    name = match.group(2).strip().strip("_").strip()
     return ReferenceAnswer(decision="resolve", name=name) if name else None

@@ -1,0 +1,65 @@
+"""Shared fixtures: a hypothesis profile and real LightRAG instances on offline parts."""
+
+from __future__ import annotations
+
+import os
+import sys
+import uuid
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from fakes import ScriptedLLM, hashed_trigram_embedding, offline_tokenizer  # noqa: E402
+from kb import custom_kg  # noqa: E402
+
+settings.register_profile(
+    "default", max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+settings.register_profile("ci", max_examples=400, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+
+@pytest.fixture
+def llm() -> ScriptedLLM:
+    return ScriptedLLM()
+
+
+@pytest.fixture
+async def make_rag(tmp_path):
+    """Build real (Resolving)LightRAG instances with their own workspace and the test KG."""
+    from lightrag_resolve import ResolvingLightRAG
+
+    built = []
+
+    async def build(llm, *, cls=ResolvingLightRAG, insert=True, **kwargs):
+        rag = cls(
+            working_dir=str(tmp_path / uuid.uuid4().hex),
+            workspace=uuid.uuid4().hex,
+            llm_model_func=llm,
+            llm_model_name="scripted-fake",
+            embedding_func=hashed_trigram_embedding(),
+            tokenizer=offline_tokenizer(),
+            enable_llm_cache=False,
+            **kwargs,
+        )
+        await rag.initialize_storages()
+        built.append(rag)
+        if insert:
+            await rag.ainsert_custom_kg(custom_kg())
+        return rag
+
+    yield build
+    for rag in built:
+        await rag.finalize_storages()
+        await stop_queue_workers(rag)
+
+
+async def stop_queue_workers(rag) -> None:
+    """Stop LightRAG's LLM and embedding queue workers, which outlive finalize_storages."""
+    for func in [*rag.role_llm_funcs.values(), rag.embedding_func]:
+        shutdown = getattr(func, "shutdown", None)
+        if callable(shutdown):
+            await shutdown()

@@ -1,0 +1,183 @@
+"""The resolver without LightRAG: routing, fallbacks, and invariants under any model output."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from fakes import ScriptedLLM, keyword_json
+from lightrag_resolve import Message, Resolution, Resolver, ResolverConfig, Turn
+from lightrag_resolve._conversation import recent_messages
+from lightrag_resolve._enforce import contains_phrase, is_scaffold
+from strategies import history, model_output, modes, queries
+
+HISTORY = (
+    Message(role="user", content="Quelles offres avez-vous ?"),
+    Message(role="assistant", content="Nous avons une offre Santé, une offre BTP et Pulse POS pour le commerce. Quel secteur ?"),
+)
+
+
+def turn(query: str, mode: str = "mix", history=HISTORY, company: str | None = "Helix") -> Turn:
+    return Turn(query=query, history=tuple(history), mode=mode, company_name=company)
+
+
+def run(coro):
+    return asyncio.run(coro)
+
+
+def test_routing_follows_spec_section_3():
+    resolver = Resolver()
+    assert resolver.route(turn("Santé"), enabled=False).fallback_reason == "disabled"
+    assert resolver.route(turn("Santé", history=()), enabled=True).fallback_reason == "first_turn"
+    bypass = resolver.route(turn("Santé", mode="bypass"), enabled=True)
+    assert bypass.path == "bypass" and bypass.fallback_reason is None and not bypass.changed
+    assert resolver.route(turn("Santé", mode="naive"), enabled=True) == "text"
+    assert resolver.route(turn("Quelles enseignes l'ont installée ?", mode="naive"), enabled=True).fallback_reason == "gate_declined"
+    for mode in ["local", "global", "hybrid", "mix"]:
+        assert resolver.route(turn("Santé", mode=mode), enabled=True) == "keywords"
+        assert resolver.route(turn("Quelles enseignes l'ont installée ?", mode=mode), enabled=True) == "reference"
+    assert resolver.route(turn("Santé"), enabled=True, caller_keywords=True).fallback_reason == "caller_keywords"
+
+
+def test_keyword_resolution_keeps_the_text_and_fills_both_lists():
+    llm = ScriptedLLM(replies={"keywords": keyword_json(["Offre Santé", "Vitalis"], ["santé"])})
+    resolution = run(Resolver().resolve(turn("Santé"), llm=llm, model="m"))
+    assert resolution.query == "Santé" and resolution.path == "keywords" and resolution.changed
+    assert resolution.ll_keywords == ("Offre Santé", "Vitalis") and resolution.hl_keywords == ("santé",)
+    assert resolution.fallback_reason is None and resolution.model == "m" and resolution.elapsed_ms >= 0
+    assert llm.calls[0].kwargs == {"response_format": {"type": "json_object"}}
+    assert "Quel secteur" in llm.calls[0].prompt and "Reply: Santé" in llm.calls[0].prompt
+
+
+def test_text_resolution_enforces_company_and_cap():
+    llm = ScriptedLLM(replies={"text": "offre santé pour cliniques et hôpitaux en France métropolitaine"})
+    resolution = run(Resolver(ResolverConfig(company_name="Helix")).resolve(turn("Santé", mode="naive"), llm=llm))
+    assert resolution.query == "offre santé pour cliniques et hôpitaux en Helix"
+    assert resolution.path == "text" and resolution.changed and resolution.ll_keywords == ()
+
+
+@pytest.mark.parametrize(
+    ("reply", "reason"),
+    [
+        (RuntimeError("provider down"), "llm_error"),
+        ("not json at all", "unparsable"),
+        ('{"low_level_keywords": ["Vitalis"]}', "incomplete"),
+        ('{"low_level_keywords": ["The visitor chose Vitalis"], "high_level_keywords": ["santé"]}', "scaffold"),
+        ("NONE", "empty"),
+        ('{"low_level_keywords": [], "high_level_keywords": []}', "empty"),
+        (lambda call: 42, "unparsable"),
+    ],
+)
+def test_keyword_fallbacks_carry_their_reason_and_no_keywords(reply, reason):
+    resolution = run(Resolver().resolve(turn("Santé"), llm=ScriptedLLM(replies={"keywords": reply})))
+    assert resolution.fallback_reason == reason
+    assert resolution.ll_keywords == () and resolution.hl_keywords == ()
+    assert resolution.query == "Santé" and not resolution.changed
+
+
+def test_a_hanging_model_times_out():
+    llm = ScriptedLLM(delays={"keywords": 30})
+    config = ResolverConfig(timeout=0.05)
+    resolution = run(Resolver(config).resolve(turn("Santé"), llm=llm))
+    assert resolution.fallback_reason == "timeout" and not resolution.changed
+    assert resolution.elapsed_ms < 5000
+
+
+def test_reference_check_decisions():
+    history = (
+        Message(role="user", content="What is Pulse POS?"),
+        Message(role="assistant", content="Pulse POS is the Helix loyalty terminal for retailers."),
+    )
+    ask = "Which retailers already run it?"
+
+    def check(reply):
+        llm = ScriptedLLM(replies={"reference": reply})
+        return run(Resolver(ResolverConfig(company_name="Helix")).resolve(turn(ask, history=history), llm=llm))
+
+    resolved = check("RESOLVE: Pulse POS")
+    assert resolved.query == f"{ask} — Pulse POS" and resolved.decision == "resolve" and resolved.entity == "Pulse POS"
+    assert resolved.changed and resolved.ll_keywords == () and resolved.fallback_reason is None
+    assert check("KEEP").fallback_reason == "keep"
+    assert check("AMBIGUOUS").decision == "ambiguous"
+    rejected = check("RESOLVE: Orbit CRM")
+    assert rejected.fallback_reason == "rejected:not_in_history" and rejected.rejected_reason == "not_in_history"
+    assert rejected.query == ask and not rejected.changed
+    assert check("RESOLVE: Helix").rejected_reason == "company"
+    garbled = check("It is probably the terminal")
+    assert garbled.decision == "error" and garbled.fallback_reason == "unparsable"
+    failed = check(TimeoutError("slow"))
+    assert failed.decision == "error" and failed.fallback_reason in {"timeout", "llm_error"}
+
+
+def test_reference_timeout_is_its_own_knob():
+    llm = ScriptedLLM(delays={"reference": 30})
+    resolver = Resolver(ResolverConfig(reference_timeout=0.05, timeout=60))
+    resolution = run(resolver.resolve(turn("Which retailers already run it?"), llm=llm))
+    assert resolution.fallback_reason == "timeout" and resolution.decision == "error"
+
+
+def test_history_window_reads_the_last_messages_only():
+    raw = [
+        {"role": "user", "content": "first"},
+        {"role": "system", "content": "ignored"},
+        "garbage",
+        {"role": "assistant", "content": "   "},
+        {"role": "assistant", "content": "second"},
+        {"role": "user", "content": "third"},
+    ]
+    assert [m.content for m in recent_messages(raw, 2)] == ["second", "third"]
+    assert recent_messages("not a list", 2) == () and recent_messages(None, 2) == ()
+
+
+@given(model_output, queries, modes, history)
+def test_any_model_output_gives_a_lawful_resolution(output, query, mode, raw_history):
+    config = ResolverConfig(company_name="Helix")
+    the_turn = Turn(query=query, history=recent_messages(raw_history, 2), mode=mode, company_name="Helix")
+    llm = ScriptedLLM(replies={"keywords": output, "text": output, "reference": output})
+    resolution = run(Resolver(config).resolve(the_turn, llm=llm))
+    assert isinstance(resolution, Resolution)
+    assert bool(resolution.ll_keywords) == bool(resolution.hl_keywords)
+    assert resolution.original_query == query
+    if resolution.fallback_reason is not None:
+        assert resolution.query == query and not resolution.ll_keywords
+    if resolution.path == "keywords" or mode in {"bypass"}:
+        assert resolution.query == query
+    if resolution.path == "text" and resolution.changed:
+        assert len(resolution.query.split()) <= config.max_query_words and contains_phrase(resolution.query, "Helix")
+        assert not is_scaffold(resolution.query)
+    if resolution.path == "reference":
+        assert resolution.ll_keywords == ()
+        if resolution.changed:
+            name = resolution.entity
+            assert name and resolution.query == f"{query.strip()} — {name}"
+            assert contains_phrase(the_turn.history_text, name) and not contains_phrase(query, name)
+        else:
+            assert resolution.query == query
+    if mode == "naive":
+        assert resolution.ll_keywords == ()
+    if not the_turn.history:
+        assert resolution.fallback_reason in {"first_turn", None} and not resolution.changed
+
+
+@given(st.sampled_from(["local", "global", "hybrid", "mix"]), model_output)
+def test_graph_short_replies_never_get_half_a_keyword_query(mode, output):
+    resolution = run(Resolver().resolve(turn("Santé", mode=mode), llm=ScriptedLLM(replies={"keywords": output})))
+    assert (resolution.ll_keywords == ()) == (resolution.hl_keywords == ())
+    assert resolution.query == "Santé"
+
+
+def test_resolution_refuses_half_a_keyword_query():
+    with pytest.raises(ValueError):
+        Resolution(query="q", original_query="q", mode="mix", path="keywords", ll_keywords=("a",))
+
+
+def test_config_validates_its_knobs():
+    for bad in [dict(max_resolve_words=0), dict(timeout=0), dict(history_messages=-1), dict(reference_timeout="2")]:
+        with pytest.raises((ValueError, TypeError)):
+            ResolverConfig(**bad)
+    with pytest.raises(TypeError):
+        ResolverConfig(llm_func="not callable")
+    assert ResolverConfig(company_name="  ").company_name is None
