@@ -20,6 +20,7 @@ from __future__ import annotations
 import time
 from contextvars import ContextVar
 from dataclasses import InitVar, dataclass, replace
+from functools import partial
 from typing import Any, AsyncIterator, Awaitable, Callable, Iterator
 
 import lightrag.lightrag as _host
@@ -105,12 +106,25 @@ class ResolvingLightRAG(LightRAG):
     # ---- resolution ----------------------------------------------------------
 
     def _resolver_llm(self) -> tuple[Callable[..., Awaitable[Any]], str | None]:
+        """The configured resolver LLM, else the keyword role's own function.
+
+        The role's raw function is called with the role's kwargs, as LightRAG's
+        queue would call it, but outside that queue: a resolver call is this
+        library's own, bounded by its timeout and cancelled with the query
+        that made it, where a call LightRAG's queue has started runs on.
+        """
         config = self.query_resolver.config
         if config.llm_func is not None:
             return config.llm_func, config.model_name or getattr(config.llm_func, "model_name", None)
-        keyword_llm = self.role_llm_funcs.get("keyword")
+        state = getattr(self, "_role_llm_states", {}).get("keyword")
+        if state is not None and callable(getattr(state, "raw_func", None)):
+            llm = partial(
+                state.raw_func, hashing_kv=self.llm_response_cache, **self._get_effective_role_llm_kwargs("keyword")
+            )
+        else:
+            llm = partial(self.llm_model_func, hashing_kv=self.llm_response_cache, **self.llm_model_kwargs)
         model = config.model_name or self.get_llm_role_config("keyword").get("model") or self.llm_model_name
-        return (keyword_llm or self.llm_model_func), model
+        return llm, model
 
     def _reference_llm(self) -> tuple[Callable[..., Awaitable[Any]], str | None]:
         config = self.query_resolver.config

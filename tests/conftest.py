@@ -14,6 +14,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from fakes import ScriptedLLM, hashed_trigram_embedding, offline_tokenizer  # noqa: E402
 from kb import custom_kg  # noqa: E402
+from rag_support import stop_queue_workers  # noqa: E402
 
 settings.register_profile(
     "default", max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
@@ -55,11 +56,3 @@ async def make_rag(tmp_path):
     for rag in built:
         await rag.finalize_storages()
         await stop_queue_workers(rag)
-
-
-async def stop_queue_workers(rag) -> None:
-    """Stop LightRAG's LLM and embedding queue workers, which outlive finalize_storages."""
-    for func in [*rag.role_llm_funcs.values(), rag.embedding_func]:
-        shutdown = getattr(func, "shutdown", None)
-        if callable(shutdown):
-            await shutdown()

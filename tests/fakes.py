@@ -59,13 +59,20 @@ class ScriptedLLM:
     delays: dict[str, float] = field(default_factory=dict)
     calls: list[Call] = field(default_factory=list)
     started: list[str] = field(default_factory=list)
+    events: list[tuple[str, str]] = field(default_factory=list)
 
     async def __call__(self, prompt: str, system_prompt: str | None = None, history_messages: Any = None, **kwargs: Any) -> Any:
         role = prompt_role(prompt, system_prompt)
         self.started.append(role)
+        self.events.append(("start", role))
         delay = self.delays.get(role, 0.0)
         if delay:
-            await asyncio.sleep(delay)
+            try:
+                await asyncio.sleep(delay)
+            except asyncio.CancelledError:
+                self.events.append(("cancelled", role))
+                raise
+        self.events.append(("end", role))
         call = Call(role=role, prompt=prompt, system_prompt=system_prompt, kwargs=kwargs)
         self.calls.append(call)
         reply = self.replies.get(role, _DEFAULTS[role])

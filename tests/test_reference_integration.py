@@ -1,0 +1,258 @@
+"""SPEC §5.3 and §7 on a real LightRAG: the reference check beside a speculative search."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from lightrag import LightRAG, QueryParam
+
+from fakes import ScriptedLLM, keyword_json
+from lightrag_resolve import ResolverConfig
+from lightrag_resolve._enforce import contains_phrase
+from strategies import model_output
+
+HISTORY = [
+    {"role": "user", "content": "What do you offer retailers?"},
+    {"role": "assistant", "content": "Pulse POS is the Helix loyalty terminal for retailers and shops."},
+]
+ASK = "Which retailers already run it?"
+ENRICHED = f"{ASK} — Pulse POS"
+
+
+def extraction(call):
+    """LightRAG's keyword extraction, scripted: it finds Pulse POS only when the text names it."""
+    if "Pulse POS" in call.prompt.split("---Real Data---")[-1]:
+        return keyword_json(["Pulse POS", "Maison Ferrand"], ["retail customers"])
+    return keyword_json(["retailers"], ["retail"])
+
+
+def scripted(reference, **extra) -> ScriptedLLM:
+    return ScriptedLLM(replies={"reference": reference, "lightrag_keywords": extraction}, **extra)
+
+
+def param(mode="mix", history=HISTORY, **fields) -> QueryParam:
+    return QueryParam(mode=mode, conversation_history=list(history), enable_rerank=False, **fields)
+
+
+class RetrievalSpy:
+    """Records every retrieval LightRAG itself runs, and whether it completed."""
+
+    def __init__(self, monkeypatch):
+        self.started: list[str] = []
+        self.finished: list[str] = []
+        self.cancelled: list[str] = []
+        for name in ("aquery_llm", "aquery_data"):
+            original = getattr(LightRAG, name)
+            monkeypatch.setattr(LightRAG, name, self._wrap(original))
+
+    def _wrap(self, original):
+        async def spy(rag, query, *args, **kwargs):
+            self.started.append(query)
+            try:
+                result = await original(rag, query, *args, **kwargs)
+            except asyncio.CancelledError:
+                self.cancelled.append(query)
+                raise
+            self.finished.append(query)
+            return result
+
+        return spy
+
+
+async def test_resolve_retrieves_on_the_enriched_text_and_cancels_the_speculative_search(make_rag, monkeypatch):
+    spy = RetrievalSpy(monkeypatch)
+    llm = scripted("RESOLVE: Pulse POS", delays={"reference": 0.2, "lightrag_keywords": 0.5})
+    rag = await make_rag(llm, resolver=ResolverConfig(company_name="Helix"))
+    result = await rag.aquery_data(ASK, param())
+    assert spy.started == [ASK, ENRICHED]
+    assert spy.cancelled == [ASK] and spy.finished == [ENRICHED]
+    resolution = result["metadata"]["resolution"]
+    assert resolution["decision"] == "resolve" and resolution["entity"] == "Pulse POS" and resolution["changed"]
+    assert resolution["ll_keywords"] == [] and resolution["hl_keywords"] == []
+    # No keyword kwargs: LightRAG extracted its own keywords from the enriched text.
+    assert result["metadata"]["keywords"]["low_level"] == ["Pulse POS", "Maison Ferrand"]
+    assert "Maison Ferrand" in {e["entity_name"] for e in result["data"]["entities"]}
+
+
+@pytest.mark.parametrize(
+    ("reference", "reason"),
+    [
+        ("KEEP", "keep"),
+        ("AMBIGUOUS", "ambiguous"),
+        ("I would say the terminal", "unparsable"),
+        (RuntimeError("down"), "llm_error"),
+        ("RESOLVE: Orbit CRM", "rejected:not_in_history"),
+        ("RESOLVE: Helix", "rejected:company"),
+    ],
+)
+async def test_anything_but_an_accepted_name_uses_the_speculative_search_once(make_rag, monkeypatch, reference, reason):
+    spy = RetrievalSpy(monkeypatch)
+    llm = scripted(reference)
+    rag = await make_rag(llm, resolver=ResolverConfig(company_name="Helix"))
+    result = await rag.aquery_data(ASK, param())
+    assert spy.started == [ASK] and spy.finished == [ASK]
+    assert result["metadata"]["resolution"]["fallback_reason"] == reason
+    assert llm.roles().count("lightrag_keywords") == 1
+
+
+async def test_timeout_uses_the_speculative_search(make_rag, monkeypatch):
+    spy = RetrievalSpy(monkeypatch)
+    llm = scripted("RESOLVE: Pulse POS", delays={"reference": 30})
+    rag = await make_rag(llm, resolver=ResolverConfig(reference_timeout=0.1))
+    result = await rag.aquery_data(ASK, param())
+    assert spy.started == [ASK]
+    assert result["metadata"]["resolution"]["fallback_reason"] == "timeout"
+    assert result["metadata"]["resolution"]["decision"] == "error"
+
+
+async def test_the_check_runs_beside_the_search_not_before_it(make_rag):
+    llm = scripted("KEEP", delays={"reference": 0.3, "lightrag_keywords": 0.3})
+    rag = await make_rag(llm)
+    await rag.aquery_data(ASK, param())
+    # both calls were in flight before either finished
+    assert sorted(llm.events[:2]) == [("start", "lightrag_keywords"), ("start", "reference")]
+
+
+async def test_resolved_turn_writes_one_answer_from_the_resolved_context(make_rag):
+    # The speculative branch reaches its answer step long before the check decides.
+    llm = scripted("RESOLVE: Pulse POS", delays={"reference": 0.4})
+    rag = await make_rag(llm)
+    answer = await rag.aquery(ASK, param())
+    assert answer == "An answer from the context."
+    assert llm.started.count("answer") == 1 and llm.count("answer") == 1
+    assert "Maison Ferrand" in llm.calls[-1].system_prompt
+
+
+async def test_kept_turn_writes_its_answer_from_the_speculative_search(make_rag, monkeypatch):
+    spy = RetrievalSpy(monkeypatch)
+    llm = scripted("KEEP", delays={"reference": 0.2})
+    rag = await make_rag(llm)
+    answer = await rag.aquery(ASK, param())
+    assert answer == "An answer from the context." and llm.count("answer") == 1
+    assert spy.started == [ASK]
+
+
+async def test_streaming_answer_is_never_started_from_the_unresolved_context(make_rag):
+    llm = ScriptedLLM(
+        replies={"reference": "RESOLVE: Pulse POS", "lightrag_keywords": extraction, "answer": lambda call: _stream()},
+        delays={"reference": 0.3},
+    )
+    rag = await make_rag(llm)
+    iterator = await rag.aquery(ASK, param(stream=True))
+    text = "".join([piece async for piece in iterator])
+    assert text == "streamed answer"
+    assert llm.started.count("answer") == 1
+    assert "Maison Ferrand" in llm.calls[-1].system_prompt
+
+
+def _stream():
+    async def chunks():
+        yield "streamed "
+        yield "answer"
+
+    return chunks()
+
+
+async def test_only_need_context_reuses_the_speculative_result(make_rag, monkeypatch):
+    spy = RetrievalSpy(monkeypatch)
+    llm = scripted("KEEP")
+    rag = await make_rag(llm)
+    result = await rag.aquery_llm(ASK, param(only_need_context=True))
+    assert spy.started == [ASK] and llm.count("answer") == 0
+    assert result["metadata"]["resolution"]["decision"] == "keep"
+
+
+async def test_naive_mode_never_runs_the_check(make_rag):
+    llm = scripted("RESOLVE: Pulse POS")
+    rag = await make_rag(llm)
+    result = await rag.aquery_data(ASK, param(mode="naive"))
+    assert "reference" not in llm.roles()
+    assert result["metadata"]["resolution"]["fallback_reason"] == "gate_declined"
+
+
+async def test_first_turn_never_runs_the_check(make_rag):
+    llm = scripted("RESOLVE: Pulse POS")
+    rag = await make_rag(llm)
+    await rag.aquery_data(ASK, param(history=[]))
+    assert "reference" not in llm.roles()
+
+
+async def _settled_tasks_after(coro_factory, cancel_after: float):
+    """Start a query, cancel it, and return the tasks it left behind (LightRAG's queue workers excluded)."""
+    before = asyncio.all_tasks()
+    task = asyncio.ensure_future(coro_factory())
+    await asyncio.sleep(cancel_after)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    await asyncio.sleep(0)
+    current = asyncio.current_task()
+    return [t for t in asyncio.all_tasks() - before - {current} if not t.done()]
+
+
+@pytest.mark.parametrize("cancel_after", [0.05, 0.25])
+async def test_cancelling_the_query_cancels_both_branches_and_the_check(make_rag, monkeypatch, cancel_after):
+    spy = RetrievalSpy(monkeypatch)
+    llm = scripted("RESOLVE: Pulse POS", delays={"reference": 0.2, "lightrag_keywords": 0.4})
+    rag = await make_rag(llm)
+    await rag.aquery_data("Pulse POS retailers today", param(history=[]))  # start LightRAG's queue workers
+    spy.started.clear()
+    leftover = await _settled_tasks_after(lambda: rag.aquery(ASK, param()), cancel_after)
+    # Only a keyword-extraction call that LightRAG's own queue had already started may run on
+    # (SPEC §7); nothing this library started is left.
+    assert {task.get_coro().cr_frame.f_locals.get("role") for task in leftover} <= {"lightrag_keywords"}
+    await asyncio.gather(*leftover)
+    assert set(spy.cancelled) == set(spy.started) - set(spy.finished) and spy.cancelled
+    if cancel_after < 0.2:
+        assert ("cancelled", "reference") in llm.events  # the check's model call itself was cancelled
+    assert llm.count("answer") == 0
+
+
+@settings(max_examples=30, deadline=None)
+@given(model_output)
+def test_retrieval_input_is_the_message_or_the_message_plus_one_accepted_name(output):
+    import tempfile
+    import uuid
+
+    from fakes import hashed_trigram_embedding, offline_tokenizer
+    from lightrag_resolve import ResolvingLightRAG
+
+    seen: list[str] = []
+
+    async def scenario():
+        llm = scripted(output)
+        rag = ResolvingLightRAG(
+            working_dir=tempfile.mkdtemp(), workspace=uuid.uuid4().hex, llm_model_func=llm,
+            embedding_func=hashed_trigram_embedding(), tokenizer=offline_tokenizer(), enable_llm_cache=False,
+            resolver=ResolverConfig(company_name="Helix"),
+        )
+        await rag.initialize_storages()
+        original = LightRAG.aquery_data
+
+        async def spy(self, query, query_param=QueryParam()):
+            seen.append(query)
+            return await original(self, query, query_param)
+
+        LightRAG.aquery_data = spy
+        try:
+            result = await rag.aquery_data(ASK, param())
+        finally:
+            LightRAG.aquery_data = original
+            await rag.finalize_storages()
+            from rag_support import stop_queue_workers
+
+            await stop_queue_workers(rag)
+        return result["metadata"]["resolution"]
+
+    resolution = asyncio.run(scenario())
+    if resolution["changed"]:
+        entity = resolution["entity"]
+        assert seen == [ASK, f"{ASK} — {entity}"]
+        history_text = "\n".join(m["content"] for m in HISTORY)
+        assert contains_phrase(history_text, entity) and not contains_phrase(ASK, entity)
+        assert not contains_phrase("Helix", entity) and len(entity.split()) <= 6
+    else:
+        assert seen == [ASK]
