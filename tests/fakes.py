@@ -24,8 +24,12 @@ EMBEDDING_DIM = 256
 ROLES = ("keywords", "text", "reference", "lightrag_keywords", "answer")
 
 
-def prompt_role(prompt: str, system_prompt: str | None) -> str:
-    """Which component sent a prompt, read from the prompt text itself."""
+def prompt_role(prompt: str, system_prompt: str | None, kwargs: dict[str, Any] | None = None) -> str:
+    """Which component sent a prompt, read from the prompt text itself.
+
+    A JSON-mode call that is not LightRAG's own extractor is a keyword resolver
+    (a subclass's own prompt included).
+    """
     system = system_prompt or ""
     if system.startswith("You help a search engine understand a short reply"):
         return "keywords" if "JSON only" in system else "text"
@@ -33,6 +37,8 @@ def prompt_role(prompt: str, system_prompt: str | None) -> str:
         return "reference"
     if "expert keyword extractor" in prompt or "expert keyword extractor" in system:
         return "lightrag_keywords"
+    if (kwargs or {}).get("response_format") == {"type": "json_object"}:
+        return "keywords"
     return "answer"
 
 
@@ -62,7 +68,7 @@ class ScriptedLLM:
     events: list[tuple[str, str]] = field(default_factory=list)
 
     async def __call__(self, prompt: str, system_prompt: str | None = None, history_messages: Any = None, **kwargs: Any) -> Any:
-        role = prompt_role(prompt, system_prompt)
+        role = prompt_role(prompt, system_prompt, kwargs)
         self.started.append(role)
         self.events.append(("start", role))
         delay = self.delays.get(role, 0.0)
