@@ -86,11 +86,11 @@ class ResolvingLightRAG(LightRAG):
     resolver: InitVar[ResolverConfig | Resolver | None] = None
 
     def __post_init__(self, addon_params: dict[str, Any] | None, resolver: ResolverConfig | Resolver | None) -> None:
-        super().__post_init__(addon_params)
         if resolver is None or isinstance(resolver, ResolverConfig):
             resolver = Resolver(resolver)
-        if not isinstance(resolver, Resolver):
+        if not isinstance(resolver, Resolver):  # checked before LightRAG builds anything
             raise TypeError(f"resolver must be a ResolverConfig or a Resolver, got {type(resolver).__name__}")
+        super().__post_init__(addon_params)
         # Not a dataclass field: asdict(self) runs on every query and deep-copies fields.
         self.query_resolver = resolver
 

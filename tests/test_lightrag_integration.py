@@ -196,6 +196,7 @@ def test_every_sync_entry_point_resolves(tmp_path):
 
     from fakes import hashed_trigram_embedding, offline_tokenizer
     from kb import custom_kg
+    from rag_support import stop_queue_workers
 
     llm = scripted()
     rag = ResolvingLightRAG(
@@ -207,7 +208,13 @@ def test_every_sync_entry_point_resolves(tmp_path):
         await rag.initialize_storages()
         await rag.ainsert_custom_kg(custom_kg())
 
-    asyncio.run(setup())
+    async def teardown():
+        await rag.finalize_storages()
+        await stop_queue_workers(rag)
+
+    loop = asyncio.new_event_loop()  # the storages' loop, which the sync wrappers drive
+    asyncio.set_event_loop(loop)
+    loop.run_until_complete(setup())
     try:
         for call in (rag.query, rag.query_llm, rag.query_data):
             llm.calls.clear()
@@ -218,7 +225,9 @@ def test_every_sync_entry_point_resolves(tmp_path):
         assert llm.roles() == ["lightrag_keywords"]
         assert rag.resolve("Oui", param("mix")).path == "keywords"
     finally:
-        asyncio.run(rag.finalize_storages())
+        loop.run_until_complete(teardown())
+        loop.close()
+        asyncio.set_event_loop(None)
 
 
 async def test_caller_supplied_keywords_are_respected(make_rag):
