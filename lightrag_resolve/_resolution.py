@@ -13,7 +13,7 @@ Path = Literal["disabled", "first_turn", "bypass", "text", "keywords", "referenc
 FallbackReason = str
 """Why the visitor's words went through unchanged (SPEC §6).
 
-One of ``disabled``, ``first_turn``, ``gate_declined``, ``caller_keywords``,
+One of ``disabled``, ``unsupported_mode``, ``first_turn``, ``gate_declined``, ``caller_keywords``,
 ``llm_error``, ``timeout``, ``unparsable``, ``incomplete``, ``scaffold``,
 ``empty``, and for the reference check ``keep``, ``ambiguous`` and
 ``rejected:<reason>``. ``None`` on success and on ``bypass``.

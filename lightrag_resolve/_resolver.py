@@ -82,6 +82,9 @@ class Resolver:
             return replace(untouched, fallback_reason="disabled")
         if turn.mode == "bypass":
             return replace(untouched, path="bypass")
+        if turn.mode not in GRAPH_MODES and turn.mode != "naive":
+            # LightRAG decides what an unknown mode gets; no model call is spent on it.
+            return replace(untouched, fallback_reason="unsupported_mode")
         if turn.is_first:
             return replace(untouched, path="first_turn", fallback_reason="first_turn")
         graph = turn.mode in GRAPH_MODES

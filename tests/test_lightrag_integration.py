@@ -259,3 +259,14 @@ async def test_on_resolution_hook_sees_every_turn_and_cannot_break_it(make_rag):
     rag = await make_rag(scripted(), resolver=ResolverConfig(on_resolution=hook))
     result = await rag.aquery_data("Oui", param("mix"))
     assert result["status"] == "success" and seen[0].path == "keywords"
+
+
+async def test_unknown_mode_gets_lightrags_own_answer_and_no_resolver_call(make_rag):
+    llm = scripted()
+    rag = await make_rag(llm)
+    with pytest.raises(ValueError, match="Unknown mode"):
+        await rag.aquery_data("Oui", param("vector"))
+    result = await rag.aquery_llm("Oui", param("vector"))
+    assert result["status"] == "failure" and "Unknown mode" in result["message"]
+    assert result["metadata"]["resolution"]["fallback_reason"] == "unsupported_mode"
+    assert llm.roles() == []

@@ -40,6 +40,7 @@ def test_routing_follows_spec_section_3():
         assert resolver.route(turn("Santé", mode=mode), enabled=True) == "keywords"
         assert resolver.route(turn("Quelles enseignes l'ont installée ?", mode=mode), enabled=True) == "reference"
     assert resolver.route(turn("Santé"), enabled=True, caller_keywords=True).fallback_reason == "caller_keywords"
+    assert resolver.route(turn("Santé", mode="vector"), enabled=True).fallback_reason == "unsupported_mode"
 
 
 def test_keyword_resolution_keeps_the_text_and_fills_both_lists():
