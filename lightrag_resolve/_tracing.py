@@ -47,6 +47,8 @@ from ._resolution import Resolution
 __all__ = [
     "SPAN_RESOLVE",
     "SPAN_RETRIEVAL",
+    "QuerySpan",
+    "ResolverSpan",
     "TracedSpan",
     "query_span",
     "record_model_result",

@@ -159,13 +159,16 @@ async def test_reference_span_records_the_decision(traced, reply, decision, chan
         ("Santé", "mix", HISTORY, {"enabled": False}, "disabled", "disabled"),
         ("Santé", "bypass", HISTORY, {}, "bypass", None),
         ("Combien de bureaux avez-vous ?", "naive", HISTORY, {}, "text", "gate_declined"),
+        ("Santé", "mix", HISTORY, {"caller_keywords": True}, "keywords", "caller_keywords"),
     ],
 )
 async def test_paths_without_a_resolver_have_only_the_query_span(traced, query, mode, history, config, path, reason):
     if path == "first_turn":
         history = ()
-    llm = ScriptedLLM()
-    resolution = await resolve(traced, query, llm, mode=mode, history=history, **config)
+    llm, config = ScriptedLLM(), dict(config)
+    caller_keywords = config.pop("caller_keywords", False)
+    resolver = Resolver(traced.config(**config))
+    resolution = await resolver.resolve(turn(query, mode, history), llm=llm, caller_keywords=caller_keywords)
     assert resolution.path == path and resolution.fallback_reason == reason
     assert llm.calls == []
     assert traced.names() == ["lightrag_resolve.resolve"]
@@ -389,14 +392,30 @@ class RaisingTracer:
         raise RuntimeError("start_as_current_span failed")
 
 
+class RaisingSpan:
+    """A span every method of which raises."""
+
+    def __getattr__(self, name: str) -> Any:
+        def fail(*args: Any, **kwargs: Any) -> Any:
+            raise RuntimeError(f"span.{name} failed")
+
+        return fail
+
+
+class RaisingSpanTracer:
+    def start_span(self, *args: Any, **kwargs: Any) -> Any:
+        return RaisingSpan()
+
+
 class RaisingTracerProvider:
-    def __init__(self, *, in_get_tracer: bool) -> None:
+    def __init__(self, *, in_get_tracer: bool = False, tracer: Any = None) -> None:
         self.in_get_tracer = in_get_tracer
+        self.tracer = tracer if tracer is not None else RaisingTracer()
 
     def get_tracer(self, *args: Any, **kwargs: Any) -> Any:
         if self.in_get_tracer:
             raise RuntimeError("get_tracer failed")
-        return RaisingTracer()
+        return self.tracer
 
 
 def broken_providers() -> dict[str, Any]:
@@ -408,7 +427,8 @@ def broken_providers() -> dict[str, Any]:
     exporting = TracerProvider()
     exporting.add_span_processor(SimpleSpanProcessor(RaisingExporter()))
     providers["exporter"] = exporting
-    providers["start_span"] = RaisingTracerProvider(in_get_tracer=False)
+    providers["start_span"] = RaisingTracerProvider()
+    providers["span_methods"] = RaisingTracerProvider(tracer=RaisingSpanTracer())
     providers["get_tracer"] = RaisingTracerProvider(in_get_tracer=True)
     return providers
 
