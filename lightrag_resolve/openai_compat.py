@@ -12,8 +12,9 @@ record (see ``lightrag_resolve._tracing``).
 from __future__ import annotations
 
 import os
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, Awaitable, Callable
+from typing import Any
 from urllib.parse import urlparse
 
 __all__ = ["CompletionText", "Usage", "openai_llm"]
@@ -62,8 +63,8 @@ def _provider(base_url: str | None) -> str | None:
     return "openai" if host == "openai.com" or host.endswith(".openai.com") else None
 
 
-def _messages(prompt: str, system_prompt: str | None, history: Any) -> list[dict[str, str]]:
-    messages = [{"role": "system", "content": system_prompt}] if system_prompt else []
+def _messages(prompt: str, system_prompt: str | None, history: Any) -> list[Any]:
+    messages: list[Any] = [{"role": "system", "content": system_prompt}] if system_prompt else []
     if isinstance(history, list):
         messages += [m for m in history if isinstance(m, dict) and "role" in m and "content" in m]
     messages.append({"role": "user", "content": prompt})

@@ -14,11 +14,12 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from fakes import ScriptedLLM, hashed_trigram_embedding, keyword_json, offline_tokenizer  # noqa: E402
-from kb import custom_kg  # noqa: E402
-from lightrag import QueryParam  # noqa: E402
-from lightrag_resolve import Message, Resolution, Resolver, ResolverConfig, ResolvingLightRAG, Turn  # noqa: E402
-from lightrag_resolve._report import report  # noqa: E402
+from fakes import ScriptedLLM, hashed_trigram_embedding, keyword_json, offline_tokenizer
+from kb import custom_kg
+from lightrag import QueryParam
+
+from lightrag_resolve import Message, Resolution, Resolver, ResolverConfig, ResolvingLightRAG, Turn
+from lightrag_resolve._report import report
 
 LOGGER = "lightrag_resolve"
 HISTORY = (

@@ -6,6 +6,7 @@ import copy
 import sys
 from pathlib import Path
 
+import openai
 import pytest
 from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
@@ -13,10 +14,11 @@ from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanE
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from fakes import keyword_json  # noqa: E402
-from lightrag_resolve import Message, Resolver, ResolverConfig, Turn  # noqa: E402
-from lightrag_resolve.openai_compat import CompletionText, Usage, openai_llm  # noqa: E402
-from openai_server import fake_chat_server  # noqa: E402
+from fakes import keyword_json
+from openai_server import fake_chat_server
+
+from lightrag_resolve import Message, Resolver, ResolverConfig, Turn
+from lightrag_resolve.openai_compat import CompletionText, Usage, openai_llm
 
 
 @pytest.fixture(autouse=True)
@@ -51,7 +53,7 @@ async def test_keyword_extraction_asks_for_json():
 async def test_a_failing_endpoint_is_called_once_then_raises():
     with fake_chat_server({"answer": 503}) as server:
         llm = openai_llm("m", base_url=server.base_url)
-        with pytest.raises(Exception):
+        with pytest.raises(openai.APIStatusError):
             await llm("hello")
     assert len(server.requests) == 1  # no retry: the resolver's contract is one call
 

@@ -12,10 +12,11 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parents[1]))
 
-from fakes import ScriptedLLM, keyword_json  # noqa: E402
-from lightrag_resolve.cli import main  # noqa: E402
-from lightrag_resolve.cli import resolve as resolve_command  # noqa: E402
-from openai_server import fake_chat_server  # noqa: E402
+from fakes import ScriptedLLM, keyword_json
+from openai_server import fake_chat_server
+
+from lightrag_resolve.cli import main
+from lightrag_resolve.cli import resolve as resolve_command
 
 HISTORY = [
     {"role": "user", "content": "Quelles offres avez-vous ?"},
