@@ -34,6 +34,7 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from opentelemetry import context as otel_context
@@ -258,8 +259,8 @@ def resolver_span(config: ResolverConfig, path: str, turn: Turn, llm: Any, model
     with _scoped(scope, _NS + path) as span:
         span.set("gen_ai.operation.name", "chat")
         span.set("gen_ai.request.model", model)
-        provider = getattr(llm, "provider_name", None)
-        if isinstance(provider, str) and provider:
+        provider = _provider_name(llm)
+        if provider:
             span.set("gen_ai.provider.name", provider)
             span.set("gen_ai.system", provider)
         span.set("mode", turn.mode)
@@ -269,6 +270,14 @@ def resolver_span(config: ResolverConfig, path: str, turn: Turn, llm: Any, model
             yield ResolverSpan(span)
         finally:
             _model_span.reset(token)
+
+
+def _provider_name(llm: Any) -> str | None:
+    """The LLM function's ``provider_name``, looking through ``functools.partial`` wrappers."""
+    while isinstance(llm, partial) and getattr(llm, "provider_name", None) is None:
+        llm = llm.func
+    provider = getattr(llm, "provider_name", None)
+    return provider if isinstance(provider, str) and provider else None
 
 
 def _count(usage: Any, *names: str) -> int | None:

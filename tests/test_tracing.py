@@ -539,6 +539,16 @@ async def test_kept_reference_uses_the_speculative_branch(traced, traced_rag, re
     assert "lightrag_resolve.fallback_reason" in attrs(traced.one("lightrag_resolve.reference"))
 
 
+async def test_lightrag_own_llm_gives_model_and_provider(traced, traced_rag):
+    llm = ScriptedLLM(replies={"keywords": keyword_json(["Offre Santé"], ["santé"])})
+    llm.provider_name = "openai"  # type: ignore[attr-defined]
+    rag = await traced_rag(llm)
+    await rag.aquery_data("Santé", QueryParam(mode="mix", conversation_history=conversation()))
+    child_attrs = attrs(traced.one("lightrag_resolve.keywords"))
+    assert child_attrs["gen_ai.request.model"] == "scripted-fake"
+    assert child_attrs["gen_ai.provider.name"] == "openai"
+
+
 async def test_short_reply_on_lightrag_has_no_retrieval_spans(traced, traced_rag):
     rag = await traced_rag(ScriptedLLM(replies={"keywords": keyword_json(["Offre Santé"], ["santé"])}))
     await rag.aquery_data("Santé", QueryParam(mode="mix", conversation_history=conversation()))
