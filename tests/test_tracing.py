@@ -7,6 +7,7 @@ checked once, in a subprocess.
 
 from __future__ import annotations
 
+import asyncio
 import subprocess
 import sys
 import textwrap
@@ -586,3 +587,17 @@ async def test_a_failing_retrieval_marks_the_query_span(traced, traced_rag, monk
     assert attrs(parent)["error.type"] == "ConnectionError"
     assert attrs(parent)["lightrag_resolve.path"] == "keywords"  # recorded before retrieval
     assert not any("Santé" in value for value in string_values(traced))
+
+
+async def test_a_cancelled_query_ends_every_span(traced, traced_rag):
+    rag = await traced_rag(ScriptedLLM(replies={"reference": "RESOLVE: Pulse POS"}, delays={"reference": 5.0}))
+    query = asyncio.ensure_future(
+        rag.aquery_data(REFERENCE_QUERY, QueryParam(mode="mix", conversation_history=conversation()))
+    )
+    await asyncio.sleep(0.2)
+    query.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await query
+    assert traced.names() == ["lightrag_resolve.reference", "lightrag_resolve.resolve", "lightrag_resolve.retrieval"]
+    assert attrs(traced.one("lightrag_resolve.retrieval"))["lightrag_resolve.outcome"] == "cancelled"
+    assert attrs(traced.one("lightrag_resolve.resolve"))["error.type"] == "CancelledError"
