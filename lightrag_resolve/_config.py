@@ -27,6 +27,8 @@ class ResolverConfig:
     defaults to the instance's keyword-role LLM (else ``llm_model_func``), and
     ``reference_llm_func`` to ``llm_func``. No per-tenant state is kept here:
     pass a different config (or ``company_name``) per tenant instance.
+    ``tracer_provider`` is the OpenTelemetry provider for this resolver's
+    spans; ``None`` uses the global one, looked up at call time.
     """
 
     enabled: bool = True
@@ -46,6 +48,7 @@ class ResolverConfig:
     reference_timeout: float = 2.0
     capture_content: bool | None = None
     on_resolution: Callable[[Any], None] | None = None
+    tracer_provider: Any = None
 
     def __post_init__(self) -> None:
         for name in (

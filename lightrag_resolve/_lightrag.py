@@ -33,6 +33,7 @@ from ._report import report
 from ._resolution import Resolution
 from ._resolver import Resolver
 from ._speculative import gate_answer, search_beside_check
+from ._tracing import query_span
 
 __all__ = ["ResolvingLightRAG"]
 
@@ -167,8 +168,10 @@ class ResolvingLightRAG(LightRAG):
     async def aresolve(self, query: str, param: QueryParam = QueryParam(), *, resolve: bool | None = None) -> Resolution:
         """Decide how this turn would be retrieved, without retrieving."""
         turn = self._turn(query, param)
-        path = self._route(turn, param, resolve)
-        resolution = path if isinstance(path, Resolution) else await self._run_resolver(turn, path)
+        with query_span(self.query_resolver.config, turn) as span:
+            path = self._route(turn, param, resolve)
+            resolution = path if isinstance(path, Resolution) else await self._run_resolver(turn, path)
+            span.record(resolution)
         report(resolution, self.query_resolver.config)
         return resolution
 
@@ -192,14 +195,19 @@ class ResolvingLightRAG(LightRAG):
     ) -> tuple[Resolution, Any]:
         """Resolve the turn, then run ``retrieve`` (a LightRAG entry point) with the result."""
         turn = self._turn(query, param)
-        path = self._route(turn, param, resolve)
-        if isinstance(path, Resolution):
-            resolution, result = path, await retrieve(query, param)
-        elif path == "reference":
-            resolution, result = await self._retrieve_beside_check(turn, param, retrieve)
-        else:
-            resolution = await self._run_resolver(turn, path)
-            result = await self._retrieve_resolved(resolution, param, retrieve)
+        with query_span(self.query_resolver.config, turn) as span:
+            path = self._route(turn, param, resolve)
+            if isinstance(path, Resolution):
+                resolution = path
+                span.record(resolution)
+                result = await retrieve(query, param)
+            elif path == "reference":
+                resolution, result = await self._retrieve_beside_check(turn, param, retrieve)
+                span.record(resolution)
+            else:
+                resolution = await self._run_resolver(turn, path)
+                span.record(resolution)
+                result = await self._retrieve_resolved(resolution, param, retrieve)
         report(resolution, self.query_resolver.config)
         return resolution, _with_resolution(result, resolution)
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any, Awaitable, Callable
 
 from ._prompts import Prompt
+from ._tracing import record_model_result
 
 __all__ = ["ModelReply", "ask_model"]
 
@@ -54,6 +55,7 @@ async def ask_model(
         logger.debug("resolver model call failed: %r", exc)
         failure = "llm_error"
     else:
+        record_model_result(result)
         if isinstance(result, str):
             text = str(result)
         else:

@@ -22,6 +22,7 @@ from ._model_call import ModelReply, ask_model
 from ._parse import KeywordAnswer, ReferenceAnswer, parse_keyword_answer, parse_reference_answer
 from ._prompts import Prompt, keyword_prompt, reference_prompt, text_prompt
 from ._resolution import Path, Resolution
+from ._tracing import query_span, resolver_span
 
 __all__ = ["GRAPH_MODES", "Resolver"]
 
@@ -106,15 +107,14 @@ class Resolver:
     async def run(self, path: Path, turn: Turn, *, llm: LLM, model: str | None = None) -> Resolution:
         """Run the resolver of ``path`` (``keywords``, ``text`` or ``reference``), timed."""
         started = time.perf_counter()
-        if path == "keywords":
-            resolution = await self.resolve_keywords(turn, llm, model=model)
-        elif path == "text":
-            resolution = await self.resolve_text(turn, llm, model=model)
-        elif path == "reference":
-            resolution = await self.check_reference(turn, llm, model=model)
-        else:
+        resolvers = {"keywords": self.resolve_keywords, "text": self.resolve_text, "reference": self.check_reference}
+        if path not in resolvers:
             raise ValueError(f"no resolver runs on path {path!r}")
-        return replace(resolution, elapsed_ms=(time.perf_counter() - started) * 1000)
+        with resolver_span(self.config, path, turn, llm, model) as span:
+            resolution = await resolvers[path](turn, llm, model=model)
+            resolution = replace(resolution, elapsed_ms=(time.perf_counter() - started) * 1000)
+            span.record(resolution)
+        return resolution
 
     async def resolve(
         self,
@@ -133,12 +133,16 @@ class Resolver:
         uses the same two steps, ``route`` then ``run``.
         """
         enabled = self.config.enabled if enabled is None else enabled
-        path = self.route(turn, enabled=enabled, caller_keywords=caller_keywords)
-        if isinstance(path, Resolution):
-            return path
-        if path == "reference":
-            return await self.run(path, turn, llm=reference_llm or llm, model=reference_model or model)
-        return await self.run(path, turn, llm=llm, model=model)
+        with query_span(self.config, turn) as span:
+            path = self.route(turn, enabled=enabled, caller_keywords=caller_keywords)
+            if isinstance(path, Resolution):
+                resolution = path
+            elif path == "reference":
+                resolution = await self.run(path, turn, llm=reference_llm or llm, model=reference_model or model)
+            else:
+                resolution = await self.run(path, turn, llm=llm, model=model)
+            span.record(resolution)
+        return resolution
 
     # ---- the three resolvers ----------------------------------------------
 

@@ -16,6 +16,7 @@ from contextvars import ContextVar
 from typing import Any, Awaitable, Callable, TypeVar
 
 from ._resolution import Resolution
+from ._tracing import retrieval_span, start_retrieval_span
 
 __all__ = ["gate_answer", "search_beside_check"]
 
@@ -64,10 +65,13 @@ async def search_beside_check(
     ``on_error`` is the resolution used if the check itself raises.
     """
     gate = asyncio.Event()
+    traced = start_retrieval_span("speculative")
+    outcome = "cancelled"
 
     async def speculative_branch() -> T:
         _answer_gate.set(gate)  # this task's own context: no other query sees it
-        return await speculative()
+        with traced.activate():
+            return await speculative()
 
     branch = asyncio.ensure_future(speculative_branch())
     checking = asyncio.ensure_future(check())
@@ -79,8 +83,20 @@ async def search_beside_check(
             resolution = on_error
         if resolution.changed:
             await _settle(branch)
-            return resolution, await resolved(resolution)
+            traced.set("outcome", outcome)
+            traced.end()
+            with retrieval_span("resolved"):
+                return resolution, await resolved(resolution)
         gate.set()
-        return resolution, await branch
+        try:
+            result = await branch
+        except Exception as exc:
+            outcome = "failed"
+            traced.fail(exc)
+            raise
+        outcome = "used"
+        return resolution, result
     finally:
         await _settle(branch, checking)
+        traced.set("outcome", outcome)
+        traced.end()

@@ -1,0 +1,333 @@
+"""OpenTelemetry spans for each turn (SPEC §9), through the API only.
+
+Span tree of one query::
+
+    lightrag_resolve.resolve                  one per query (parent)
+    ├── lightrag_resolve.keywords | .text | .reference   the resolver that ran, if any
+    ├── lightrag_resolve.retrieval  branch=speculative   reference path only (SPEC §7)
+    └── lightrag_resolve.retrieval  branch=resolved      only when the check resolved
+
+Without an SDK every call here is a no-op. The tracer is looked up at call
+time, from ``ResolverConfig.tracer_provider`` or else the global provider, so
+an application (or a test) can install a provider whenever it likes. Tracing
+is an observer: every call into OpenTelemetry is guarded, and a tracer,
+processor or exporter that raises is logged at DEBUG and never reaches the
+query.
+
+Content (the visitor's text, the model's output, keywords, the entity copied
+from the conversation) goes on spans only when
+``ResolverConfig.captures_content`` is true.
+
+Token usage is recorded when the LLM function's result reports it: the
+result is a ``str`` (so LightRAG and the resolver read it as text) carrying a
+``usage`` attribute, an object or a mapping, with ``input_tokens`` and
+``output_tokens`` (or OpenAI's ``prompt_tokens`` and ``completion_tokens``).
+``lightrag_resolve.openai_compat.CompletionText`` is such a result. The
+provider is read from the LLM function's ``provider_name`` attribute, as the
+model is read from its ``model_name``.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
+
+from opentelemetry import context as otel_context
+from opentelemetry import trace
+from opentelemetry.trace import Status, StatusCode
+
+from ._config import ResolverConfig
+from ._conversation import Turn
+from ._resolution import Resolution
+
+__all__ = [
+    "SPAN_RESOLVE",
+    "SPAN_RETRIEVAL",
+    "QuerySpan",
+    "ResolverSpan",
+    "TracedSpan",
+    "query_span",
+    "record_model_result",
+    "resolver_span",
+    "retrieval_span",
+    "start_retrieval_span",
+]
+
+logger = logging.getLogger("lightrag_resolve")
+
+TRACER_NAME = "lightrag_resolve"
+SPAN_RESOLVE = "lightrag_resolve.resolve"
+SPAN_RETRIEVAL = "lightrag_resolve.retrieval"
+
+_NS = "lightrag_resolve."
+_STANDARD = ("gen_ai.", "error.")
+
+
+@dataclass(frozen=True)
+class _Scope:
+    """The tracer and content policy of the query being traced."""
+
+    tracer: trace.Tracer | None
+    capture: bool
+
+
+_scope: ContextVar[_Scope | None] = ContextVar("lightrag_resolve_trace_scope", default=None)
+_model_span: ContextVar[TracedSpan | None] = ContextVar("lightrag_resolve_model_span", default=None)
+
+
+def _tracer(config: ResolverConfig) -> trace.Tracer | None:
+    try:
+        from . import __version__
+
+        return trace.get_tracer(TRACER_NAME, __version__, tracer_provider=config.tracer_provider)
+    except Exception:
+        logger.debug("no tracer: get_tracer raised", exc_info=True)
+        return None
+
+
+def _scope_for(config: ResolverConfig) -> _Scope:
+    try:
+        capture = bool(config.captures_content)
+    except Exception:  # a broken property must not open the door to content
+        capture = False
+    return _Scope(tracer=_tracer(config), capture=capture)
+
+
+class TracedSpan:
+    """An OpenTelemetry span whose every method swallows its own errors.
+
+    ``None`` values are not recorded (an absent attribute means "not
+    applicable"), and ``end`` runs at most once.
+    """
+
+    def __init__(self, span: trace.Span | None, *, capture: bool) -> None:
+        self._span = span
+        self._ended = False
+        self.capture = capture
+
+    def set(self, key: str, value: Any) -> None:
+        """Set one attribute; keys outside ``gen_ai.*`` and ``error.*`` go under ``lightrag_resolve.``."""
+        if self._span is None or self._ended or value is None:
+            return
+        try:
+            self._span.set_attribute(key if key.startswith(_STANDARD) else _NS + key, value)
+        except Exception:
+            logger.debug("set_attribute raised", exc_info=True)
+
+    def content(self, key: str, value: Any) -> None:
+        """Set an attribute that holds conversation or model text, only under content capture."""
+        if self.capture:
+            self.set(key, value)
+
+    def fail(self, exc: BaseException) -> None:
+        """Mark the span as failed, naming the exception type but not its message (it may quote text)."""
+        if self._span is None:
+            return
+        try:
+            self._span.set_status(Status(StatusCode.ERROR, type(exc).__name__))
+            self._span.set_attribute("error.type", type(exc).__qualname__)
+        except Exception:
+            logger.debug("set_status raised", exc_info=True)
+
+    @contextmanager
+    def activate(self) -> Iterator[TracedSpan]:
+        """Make this span the current one (parent of spans started inside), without ending it."""
+        token = None
+        if self._span is not None:
+            try:
+                token = otel_context.attach(trace.set_span_in_context(self._span))
+            except Exception:
+                logger.debug("attaching the span context raised", exc_info=True)
+        try:
+            yield self
+        finally:
+            if token is not None:
+                try:
+                    otel_context.detach(token)
+                except Exception:
+                    logger.debug("detaching the span context raised", exc_info=True)
+
+    def end(self) -> None:
+        """End the span (once)."""
+        if self._span is None or self._ended:
+            return
+        self._ended = True
+        try:
+            self._span.end()
+        except Exception:
+            logger.debug("ending a span raised", exc_info=True)
+
+
+def _start(scope: _Scope | None, name: str) -> TracedSpan:
+    if scope is None or scope.tracer is None:
+        return TracedSpan(None, capture=False)
+    try:
+        span = scope.tracer.start_span(name, record_exception=False, set_status_on_exception=False)
+    except Exception:
+        logger.debug("start_span(%r) raised", name, exc_info=True)
+        span = None
+    return TracedSpan(span, capture=scope.capture)
+
+
+@contextmanager
+def _scoped(scope: _Scope, name: str) -> Iterator[TracedSpan]:
+    span = _start(scope, name)
+    token = _scope.set(scope)
+    try:
+        with span.activate():
+            yield span
+    except BaseException as exc:
+        span.fail(exc)
+        raise
+    finally:
+        _scope.reset(token)
+        span.end()
+
+
+def _record_outcome(span: TracedSpan, resolution: Resolution) -> None:
+    span.set("mode", resolution.mode)
+    span.set("path", resolution.path)
+    span.set("changed", resolution.changed)
+    span.set("fallback_reason", resolution.fallback_reason)
+    span.set("keywords.ll_count", len(resolution.ll_keywords) or None)
+    span.set("keywords.hl_count", len(resolution.hl_keywords) or None)
+    span.content("query", resolution.original_query)
+    if resolution.query != resolution.original_query:
+        span.content("resolved_query", resolution.query)
+    if resolution.has_keywords:
+        span.content("ll_keywords", list(resolution.ll_keywords))
+        span.content("hl_keywords", list(resolution.hl_keywords))
+
+
+class QuerySpan:
+    """The parent span of one query; ``record`` writes the turn's outcome on it."""
+
+    def __init__(self, span: TracedSpan) -> None:
+        self._span = span
+
+    def record(self, resolution: Resolution) -> None:
+        """Mode, path, ``changed``, fallback reason and decision (content only under capture)."""
+        try:
+            _record_outcome(self._span, resolution)
+            self._span.set("decision", resolution.decision)
+        except Exception:
+            logger.debug("recording the resolution on the span raised", exc_info=True)
+
+
+@contextmanager
+def query_span(config: ResolverConfig, turn: Turn) -> Iterator[QuerySpan]:
+    """Open ``lightrag_resolve.resolve``, current for everything the query does inside."""
+    with _scoped(_scope_for(config), SPAN_RESOLVE) as span:
+        span.set("mode", turn.mode)
+        yield QuerySpan(span)
+
+
+class ResolverSpan:
+    """The span of one resolver; ``record`` writes its model and outcome."""
+
+    def __init__(self, span: TracedSpan) -> None:
+        self._span = span
+
+    def record(self, resolution: Resolution) -> None:
+        """The outcome; the reference check also gets decision, rejected reason and entity."""
+        span = self._span
+        try:
+            _record_outcome(span, resolution)
+            span.set("gen_ai.request.model", resolution.model)
+            span.content("model_output", resolution.raw_output)
+            if resolution.path == "reference":
+                span.set("decision", resolution.decision)
+                span.set("rejected_reason", resolution.rejected_reason)
+                span.content("entity", resolution.entity)
+        except Exception:
+            logger.debug("recording the resolution on the span raised", exc_info=True)
+
+
+@contextmanager
+def resolver_span(config: ResolverConfig, path: str, turn: Turn, llm: Any, model: str | None) -> Iterator[ResolverSpan]:
+    """Open ``lightrag_resolve.<path>`` for one resolver run; its model call reports usage to it.
+
+    Inside a query the query's tracer is used; a resolver run on its own (no
+    parent) gets a tracer from ``config``.
+    """
+    scope = _scope.get() or _scope_for(config)
+    with _scoped(scope, _NS + path) as span:
+        span.set("gen_ai.operation.name", "chat")
+        span.set("gen_ai.request.model", model)
+        provider = _provider_name(llm)
+        if provider:
+            span.set("gen_ai.provider.name", provider)
+            span.set("gen_ai.system", provider)
+        span.set("mode", turn.mode)
+        span.set("path", path)
+        token = _model_span.set(span)
+        try:
+            yield ResolverSpan(span)
+        finally:
+            _model_span.reset(token)
+
+
+def _provider_name(llm: Any) -> str | None:
+    """The LLM function's ``provider_name``, looking through ``functools.partial`` wrappers."""
+    while isinstance(llm, partial) and getattr(llm, "provider_name", None) is None:
+        llm = llm.func
+    provider = getattr(llm, "provider_name", None)
+    return provider if isinstance(provider, str) and provider else None
+
+
+def _count(usage: Any, *names: str) -> int | None:
+    for name in names:
+        value = usage.get(name) if isinstance(usage, Mapping) else getattr(usage, name, None)
+        if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+            return value
+    return None
+
+
+def record_model_result(result: Any) -> None:
+    """Record the token usage a model result reports on the running resolver span, if any."""
+    span = _model_span.get()
+    if span is None:
+        return
+    try:
+        usage = getattr(result, "usage", None)
+        if usage is None:
+            return
+        span.set("gen_ai.usage.input_tokens", _count(usage, "input_tokens", "prompt_tokens"))
+        span.set("gen_ai.usage.output_tokens", _count(usage, "output_tokens", "completion_tokens"))
+    except Exception:
+        logger.debug("reading token usage raised", exc_info=True)
+
+
+def start_retrieval_span(branch: str) -> TracedSpan:
+    """Start (not activate) a ``lightrag_resolve.retrieval`` span under the current query.
+
+    The caller activates it where the retrieval runs, sets
+    ``outcome`` (``used``, ``cancelled`` or ``failed``) and ends it. Outside
+    a traced query it is a no-op.
+    """
+    span = _start(_scope.get(), SPAN_RETRIEVAL)
+    span.set("branch", branch)
+    return span
+
+
+@contextmanager
+def retrieval_span(branch: str) -> Iterator[TracedSpan]:
+    """A retrieval span that is current inside the block: ``used``, or ``cancelled``/``failed``."""
+    span = start_retrieval_span(branch)
+    try:
+        with span.activate():
+            yield span
+    except BaseException as exc:
+        span.set("outcome", "failed" if isinstance(exc, Exception) else "cancelled")
+        if isinstance(exc, Exception):
+            span.fail(exc)
+        raise
+    else:
+        span.set("outcome", "used")
+    finally:
+        span.end()

@@ -1,0 +1,127 @@
+"""An OpenAI-compatible chat endpoint as an LLM function with LightRAG's signature.
+
+``openai_llm(model)`` returns ``async f(prompt, system_prompt=None, **kwargs) -> str``
+for the resolver, or for LightRAG itself (``llm_model_func``). It is a plain
+function, not an object holding the client as a field, because LightRAG
+deep-copies its dataclass fields on every query and a function is copied by
+reference. The text it returns is a ``CompletionText``: a ``str`` that also
+carries the token usage the endpoint reported, which the resolver's spans
+record (see ``lightrag_resolve._tracing``).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlparse
+
+__all__ = ["CompletionText", "Usage", "openai_llm"]
+
+# Arguments forwarded to ``chat.completions.create``; LightRAG's own extras
+# (hashing_kv, enable_cot, stream, token_tracker…) are dropped.
+_FORWARDED = frozenset(
+    {
+        "frequency_penalty",
+        "max_completion_tokens",
+        "max_tokens",
+        "presence_penalty",
+        "response_format",
+        "seed",
+        "stop",
+        "temperature",
+        "top_p",
+    }
+)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Usage:
+    """Token counts as the endpoint reported them (``None`` when it did not)."""
+
+    input_tokens: int | None
+    output_tokens: int | None
+
+
+class CompletionText(str):
+    """The model's text; ``usage`` holds the token counts of the call that produced it."""
+
+    usage: Usage | None
+
+    def __new__(cls, text: str, usage: Usage | None = None) -> CompletionText:
+        value = super().__new__(cls, text)
+        value.usage = usage
+        return value
+
+
+def _provider(base_url: str | None) -> str | None:
+    """``openai`` for OpenAI's own API; unknown (``None``) for another compatible server."""
+    if base_url is None:
+        return "openai"
+    host = urlparse(base_url).hostname or ""
+    return "openai" if host == "openai.com" or host.endswith(".openai.com") else None
+
+
+def _messages(prompt: str, system_prompt: str | None, history: Any) -> list[Any]:
+    messages: list[Any] = [{"role": "system", "content": system_prompt}] if system_prompt else []
+    if isinstance(history, list):
+        messages += [m for m in history if isinstance(m, dict) and "role" in m and "content" in m]
+    messages.append({"role": "user", "content": prompt})
+    return messages
+
+
+def _usage(response: Any) -> Usage | None:
+    usage = getattr(response, "usage", None)
+    if usage is None:
+        return None
+    return Usage(
+        input_tokens=getattr(usage, "prompt_tokens", None), output_tokens=getattr(usage, "completion_tokens", None)
+    )
+
+
+def openai_llm(
+    model: str,
+    base_url: str | None = None,
+    api_key: str | None = None,
+    *,
+    max_retries: int = 0,
+    timeout: float | None = None,
+) -> Callable[..., Awaitable[str]]:
+    """An LLM function calling ``model`` on an OpenAI-compatible endpoint.
+
+    ``base_url`` defaults to ``OPENAI_BASE_URL`` (else OpenAI's API) and
+    ``api_key`` to ``OPENAI_API_KEY``; a custom endpoint may run without a
+    key. ``max_retries`` is 0 because the resolver's contract is one call and
+    no retry (SPEC §5.3); raise it for answer generation. The function has
+    ``model_name`` and ``provider_name`` attributes, which the resolver reads.
+    Raises ``ValueError`` when no key is available for OpenAI's own API.
+    """
+    from openai import AsyncOpenAI
+
+    if not isinstance(model, str) or not model.strip():
+        raise ValueError("a model name is required")
+    base_url = base_url or os.environ.get("OPENAI_BASE_URL") or None
+    api_key = api_key or os.environ.get("OPENAI_API_KEY") or None
+    if api_key is None:
+        if base_url is None:
+            raise ValueError("no API key: set OPENAI_API_KEY, or point OPENAI_BASE_URL at a compatible server")
+        api_key = "not-needed"  # local servers (llama.cpp, vLLM, Ollama) ignore it, the client requires one
+    client = AsyncOpenAI(api_key=api_key, base_url=base_url, max_retries=max_retries, timeout=timeout)
+
+    async def complete(
+        prompt: str, system_prompt: str | None = None, history_messages: Any = None, **kwargs: Any
+    ) -> str:
+        options = {key: value for key, value in kwargs.items() if key in _FORWARDED and value is not None}
+        if kwargs.get("keyword_extraction") and "response_format" not in options:
+            options["response_format"] = {"type": "json_object"}
+        response = await client.chat.completions.create(
+            model=model, messages=_messages(prompt, system_prompt, history_messages), **options
+        )
+        content = response.choices[0].message.content if response.choices else None
+        return CompletionText(content or "", _usage(response))
+
+    complete.model_name = model  # type: ignore[attr-defined]
+    complete.provider_name = _provider(base_url)  # type: ignore[attr-defined]
+    complete.client = client  # type: ignore[attr-defined]
+    return complete

@@ -1,0 +1,155 @@
+"""``lightrag-resolve resolve``: valid turns print the Resolution, bad input exits 2."""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parents[1]))
+
+from fakes import ScriptedLLM, keyword_json
+from openai_server import fake_chat_server
+
+from lightrag_resolve.cli import main
+from lightrag_resolve.cli import resolve as resolve_command
+
+HISTORY = [
+    {"role": "user", "content": "Quelles offres avez-vous ?"},
+    {"role": "assistant", "content": "Nous avons une offre Santé, une offre BTP et Pulse POS. Quel secteur ?"},
+]
+
+
+@pytest.fixture(autouse=True)
+def _clean_env(monkeypatch):
+    for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_MODEL", "LLM_MODEL"):
+        monkeypatch.delenv(name, raising=False)
+
+
+@pytest.fixture
+def fake_llm(monkeypatch):
+    """Replace the endpoint factory with a scripted fake; records how it was built."""
+    llm = ScriptedLLM(replies={"keywords": keyword_json(["Offre Santé", "Vitalis"], ["santé"]), "text": "offre Santé"})
+    built: list[dict[str, Any]] = []
+
+    def factory(model: str, base_url: str | None = None, api_key: str | None = None, **kwargs: Any) -> ScriptedLLM:
+        built.append({"model": model, "base_url": base_url})
+        return llm
+
+    monkeypatch.setattr(resolve_command, "openai_llm", factory)
+    llm.built = built  # type: ignore[attr-defined]
+    return llm
+
+
+def write(tmp_path: Path, data: Any) -> str:
+    path = tmp_path / "turn.json"
+    path.write_text(data if isinstance(data, str) else json.dumps(data), encoding="utf-8")
+    return str(path)
+
+
+def test_a_turn_from_a_file_prints_its_resolution(tmp_path, capsys, fake_llm):
+    turn = {"query": "Santé", "history": HISTORY, "mode": "mix", "company_name": "Helix"}
+    assert main(["resolve", write(tmp_path, turn), "--model", "tiny"]) == 0
+    out, err = capsys.readouterr()
+    result = json.loads(out)
+    assert result["path"] == "keywords" and result["changed"] is True
+    assert result["ll_keywords"] == ["Offre Santé", "Vitalis"] and result["hl_keywords"] == ["santé"]
+    assert result["query"] == "Santé" and result["model"] == "tiny"
+    assert err == ""
+    assert fake_llm.built == [{"model": "tiny", "base_url": None}]
+    assert "Helix" in fake_llm.calls[0].system_prompt
+
+
+def test_a_turn_from_stdin(monkeypatch, capsys, fake_llm):
+    monkeypatch.setattr(sys, "stdin", io.StringIO(json.dumps({"query": "Santé", "history": HISTORY, "mode": "naive"})))
+    monkeypatch.setenv("OPENAI_MODEL", "from-env")
+    assert main(["resolve", "-", "--llm-base-url", "http://127.0.0.1:1/v1"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["path"] == "text" and result["query"] == "offre Santé"
+    assert fake_llm.built == [{"model": "from-env", "base_url": "http://127.0.0.1:1/v1"}]
+
+
+def test_model_falls_back_to_llm_model(tmp_path, monkeypatch, capsys, fake_llm):
+    monkeypatch.setenv("LLM_MODEL", "llm-env")
+    assert main(["resolve", write(tmp_path, {"query": "Bonjour"})]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["path"] == "first_turn" and result["fallback_reason"] == "first_turn"
+    assert result["mode"] == "mix"  # LightRAG's default mode
+    assert fake_llm.built[0]["model"] == "llm-env" and fake_llm.calls == []
+
+
+def test_a_failing_model_is_a_recorded_fallback_not_an_error(tmp_path, capsys, fake_llm):
+    fake_llm.replies["keywords"] = RuntimeError("endpoint down")
+    assert main(["resolve", write(tmp_path, {"query": "Santé", "history": HISTORY}), "--model", "m"]) == 0
+    assert json.loads(capsys.readouterr().out)["fallback_reason"] == "llm_error"
+
+
+BAD_INPUTS = [
+    ("{not json", "not valid JSON"),
+    ("[1, 2]", "JSON object"),
+    ({"history": HISTORY}, '"query" is required'),
+    ({"query": 3}, '"query" is required and must be a string'),
+    ({"query": "Santé", "mode": "hybird"}, '"mode" must be one of'),
+    ({"query": "Santé", "mode": None}, '"mode" must be one of'),
+    ({"query": "Santé", "history": "Quel secteur ?"}, '"history" must be a list'),
+    ({"query": "Santé", "history": ["Quel secteur ?"]}, '"history"[0] must be an object'),
+    ({"query": "Santé", "history": [{"role": "system", "content": "x"}]}, '"history"[0].role'),
+    ({"query": "Santé", "history": [{"role": "user", "content": 5}]}, '"history"[0].content'),
+    ({"query": "Santé", "company_name": 7}, '"company_name" must be a string'),
+    ({"query": "Santé", "histroy": []}, "unknown field(s) histroy"),
+]
+
+
+@pytest.mark.parametrize(("data", "message"), BAD_INPUTS)
+def test_bad_input_exits_2_with_a_message(tmp_path, capsys, fake_llm, data, message):
+    assert main(["resolve", write(tmp_path, data), "--model", "m"]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert message in err and err.startswith("lightrag-resolve resolve: ")
+    assert fake_llm.calls == []
+
+
+def test_a_missing_file_exits_2(tmp_path, capsys, fake_llm):
+    assert main(["resolve", str(tmp_path / "absent.json"), "--model", "m"]) == 2
+    assert "cannot read" in capsys.readouterr().err
+
+
+def test_no_model_exits_2(tmp_path, capsys, fake_llm):
+    assert main(["resolve", write(tmp_path, {"query": "Santé"})]) == 2
+    assert "no model" in capsys.readouterr().err
+
+
+def test_a_bad_timeout_exits_2(tmp_path, capsys, fake_llm):
+    assert main(["resolve", write(tmp_path, {"query": "Santé"}), "--model", "m", "--timeout", "0"]) == 2
+    assert "--timeout" in capsys.readouterr().err
+
+
+def test_no_key_for_openai_itself_exits_2(tmp_path, capsys):
+    assert main(["resolve", write(tmp_path, {"query": "Santé"}), "--model", "gpt-4o-mini"]) == 2
+    assert "OPENAI_API_KEY" in capsys.readouterr().err
+
+
+def test_the_command_is_listed(capsys):
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    assert "resolve" in capsys.readouterr().out
+
+
+def test_end_to_end_against_an_openai_compatible_server(tmp_path, capsys, monkeypatch):
+    """The real adapter and client, on a fake server on 127.0.0.1; the key comes from the environment."""
+    turn = {"query": "Quelles enseignes l'ont déjà installé ?", "history": HISTORY, "mode": "hybrid"}
+    with fake_chat_server({"reference": "RESOLVE: Pulse POS"}) as server:
+        monkeypatch.setenv("OPENAI_API_KEY", "sk-from-env")
+        code = main(["resolve", write(tmp_path, turn), "--model", "tiny", "--llm-base-url", server.base_url])
+    assert code == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["decision"] == "resolve" and result["entity"] == "Pulse POS"
+    assert result["query"] == "Quelles enseignes l'ont déjà installé ? — Pulse POS"
+    (request,) = server.requests
+    assert request["authorization"] == "Bearer sk-from-env"
+    assert request["body"]["model"] == "tiny"
+
