@@ -6,6 +6,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ._config import ResolverConfig
+
 __all__ = ["Message", "Turn", "recent_messages"]
 
 _SPEAKERS = {"user": "Visitor", "assistant": "Assistant"}
@@ -62,6 +64,24 @@ class Turn:
     mode: str
     company_name: str | None = None
     message_words: int = 150
+
+    @classmethod
+    def from_history(
+        cls, query: str, history: Any, *, mode: str, config: ResolverConfig | None = None
+    ) -> Turn:
+        """A turn from LightRAG's ``conversation_history``, windowed and clipped as ``config`` says.
+
+        Unusable entries are skipped (see ``recent_messages``); the company
+        name comes from the config.
+        """
+        config = config if config is not None else ResolverConfig()
+        return cls(
+            query=query,
+            history=recent_messages(history, config.history_messages),
+            mode=mode,
+            company_name=config.company_name,
+            message_words=config.history_message_words,
+        )
 
     @property
     def is_first(self) -> bool:

@@ -28,7 +28,7 @@ from lightrag import LightRAG, QueryParam
 from lightrag.query_validation import meets_min_rag_query_weight
 
 from ._config import ResolverConfig
-from ._conversation import Turn, recent_messages
+from ._conversation import Turn
 from ._report import report
 from ._resolution import Resolution
 from ._resolver import Resolver
@@ -140,14 +140,7 @@ class ResolvingLightRAG(LightRAG):
             raise TypeError(f"query must be a str, got {type(query).__name__}")
         if not isinstance(param, QueryParam):
             raise TypeError(f"param must be a lightrag.QueryParam, got {type(param).__name__}")
-        config = self.query_resolver.config
-        return Turn(
-            query=query,
-            history=recent_messages(param.conversation_history, config.history_messages),
-            mode=param.mode,
-            company_name=config.company_name,
-            message_words=config.history_message_words,
-        )
+        return Turn.from_history(query, param.conversation_history, mode=param.mode, config=self.query_resolver.config)
 
     def _route(self, turn: Turn, param: QueryParam, resolve: bool | None) -> str | Resolution:
         enabled = self.query_resolver.config.enabled if resolve is None else bool(resolve)

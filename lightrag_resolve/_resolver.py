@@ -21,6 +21,7 @@ from ._gate import should_resolve
 from ._model_call import ModelReply, ask_model
 from ._parse import KeywordAnswer, ReferenceAnswer, parse_keyword_answer, parse_reference_answer
 from ._prompts import Prompt, keyword_prompt, reference_prompt, text_prompt
+from ._report import report
 from ._resolution import Path, Resolution
 from ._tracing import query_span, resolver_span
 
@@ -130,7 +131,8 @@ class Resolver:
         """Route the turn and run its resolver; never raises because of the model.
 
         This is the whole decision without LightRAG: ``ResolvingLightRAG``
-        uses the same two steps, ``route`` then ``run``.
+        uses the same two steps, ``route`` then ``run``. The outcome is logged
+        and handed to ``config.on_resolution`` like any query's.
         """
         enabled = self.config.enabled if enabled is None else enabled
         with query_span(self.config, turn) as span:
@@ -142,6 +144,7 @@ class Resolver:
             else:
                 resolution = await self.run(path, turn, llm=llm, model=model)
             span.record(resolution)
+        report(resolution, self.config)
         return resolution
 
     # ---- the three resolvers ----------------------------------------------

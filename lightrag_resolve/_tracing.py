@@ -14,9 +14,11 @@ is an observer: every call into OpenTelemetry is guarded, and a tracer,
 processor or exporter that raises is logged at DEBUG and never reaches the
 query.
 
-Content (the visitor's text, the model's output, keywords, the entity copied
-from the conversation) goes on spans only when
-``ResolverConfig.captures_content`` is true.
+Content (the visitor's text, the model's output, the keywords, the enriched
+query) goes on spans only when ``ResolverConfig.captures_content`` is true.
+The reference check's accepted entity is always recorded, as SPEC §9 asks:
+it is a name the knowledge base's own conversation established, and it is
+what an engineer filters on to see why a follow-up was resolved.
 
 Token usage is recorded when the LLM function's result reports it: the
 result is a ``str`` (so LightRAG and the resolver read it as text) carrying a
@@ -243,7 +245,7 @@ class ResolverSpan:
             if resolution.path == "reference":
                 span.set("decision", resolution.decision)
                 span.set("rejected_reason", resolution.rejected_reason)
-                span.content("entity", resolution.entity)
+                span.set("entity", resolution.entity)
         except Exception:
             logger.debug("recording the resolution on the span raised", exc_info=True)
 

@@ -182,3 +182,20 @@ def test_config_validates_its_knobs():
     with pytest.raises(TypeError):
         ResolverConfig(llm_func="not callable")
     assert ResolverConfig(company_name="  ").company_name is None
+
+
+def test_turn_from_history_windows_and_clips_as_configured():
+    config = ResolverConfig(company_name="Helix", history_messages=1, history_message_words=3)
+    raw = [{"role": "user", "content": "a b c d e"}, {"role": "assistant", "content": "one two three four"}, "junk"]
+    built = Turn.from_history("Santé", raw, mode="mix", config=config)
+    assert [m.content for m in built.history] == ["one two three four"]
+    assert built.history_text == "Assistant: one two three …"
+    assert built.company_name == "Helix" and built.mode == "mix"
+    assert Turn.from_history("Santé", None, mode="naive").is_first
+
+
+def test_standalone_resolve_reports_to_the_hook():
+    seen = []
+    resolver = Resolver(ResolverConfig(on_resolution=seen.append))
+    resolution = run(resolver.resolve(turn("Santé"), llm=ScriptedLLM(replies={"keywords": keyword_json(["a"], ["b"])})))
+    assert seen == [resolution]
