@@ -103,7 +103,11 @@ class KnowledgeSession:
         return self._instances[company_name]
 
     async def close(self) -> None:
-        """Finalize every instance (each flushes its storages)."""
+        """Finalize every instance and stop its queue workers, which outlive ``finalize_storages``."""
         instances, self._instances = list(self._instances.values()), {}
         for rag in instances:
             await rag.finalize_storages()
+            for func in [*rag.role_llm_funcs.values(), rag.embedding_func]:
+                shutdown = getattr(func, "shutdown", None)
+                if callable(shutdown):
+                    await shutdown()
