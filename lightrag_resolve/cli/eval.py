@@ -65,7 +65,8 @@ def run(args: argparse.Namespace) -> int:
     except ImportError as exc:
         return _fail(f"{exc}\n(the eval command needs the extra: pip install 'lightrag-resolve[eval]')")
     if not args.verbose:
-        logging.getLogger("lightrag").setLevel(logging.WARNING)
+        for name in ("lightrag", "nano-vectordb"):
+            logging.getLogger(name).setLevel(logging.WARNING)
     try:
         config = evaluation.EvalConfig(
             arms=tuple(name.strip() for name in args.arms.split(",") if name.strip()),
