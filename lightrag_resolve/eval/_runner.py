@@ -119,13 +119,13 @@ def _decision_correct(item: Item, arm: str, resolution: dict[str, Any] | None) -
 
 
 async def _run_one(context: _Context, item: Item, arm: Arm, run: int) -> Record:
+    rag = await context.session.rag_for(item.company_name)  # opening an instance is not the turn's latency
     usage = Usage()
     started = time.perf_counter()
     error: str | None = None
     result: dict[str, Any] = {}
     with context.llm.charging(usage):
         plan = await arm.plan(item, context.llm)
-        rag = await context.session.rag_for(item.company_name)
         try:
             result = await rag.aquery_data(plan.text, _param(context, item), resolve=plan.resolve)
         except Exception as exc:  # LightRAG refusing a query ("B1" is too short) is a miss, recorded

@@ -106,3 +106,18 @@ def test_config_is_checked_before_anything_runs() -> None:
         EvalConfig(arms=("raw", "magic"))
     with pytest.raises(ValueError, match="runs"):
         EvalConfig(runs=0)
+
+
+async def test_each_company_gets_its_resolver_over_the_same_knowledge(
+    tmp_path: Path, models: dict, workspace: str
+) -> None:
+    from tiny import ITEMS
+
+    b1 = next(item for item in ITEMS if item["id"] == "short-b1")
+    items = [{**b1, "id": "helix", "company_name": "Helix"}, {**b1, "id": "acme", "company_name": "Acme"}, b1]
+    folder = write_dataset(tmp_path / "companies", items=items)
+    outcome = await _run(folder, tmp_path / "out", models, workspace, runs=1, arms=("raw", "resolve"))
+    queries = {r.item: r.resolution["query"] for r in outcome.records if r.arm == "resolve"}
+    assert queries == {"helix": "German course level B1 Helix", "acme": "German course level B1 Acme",
+                       "short-b1": "German course level B1"}
+    assert all(r.hit for r in outcome.records if r.arm == "resolve")
