@@ -70,8 +70,9 @@ def _qrels(path: Path) -> dict[str, list[str]]:
 
 def _conversation_id(conversation: Mapping[str, Any]) -> str:
     for key in _ID_KEYS:
-        if isinstance(conversation.get(key), str):
-            return conversation[key]
+        value = conversation.get(key)
+        if isinstance(value, str):
+            return value
     raise SystemExit(f"a conversation has none of the id keys {_ID_KEYS}; its keys: {sorted(conversation)}")
 
 

@@ -38,7 +38,8 @@ class SearchPlan:
 class Arm(Protocol):
     """One way of retrieving for a turn; ``applies_to`` is false where the arm has no input."""
 
-    name: str
+    @property
+    def name(self) -> str: ...
 
     def applies_to(self, item: Item) -> bool: ...
 

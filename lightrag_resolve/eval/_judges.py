@@ -58,7 +58,8 @@ class Judgement:
 class Judge(Protocol):
     """Turns an item and LightRAG's retrieval ``data`` into a ``Judgement``."""
 
-    name: str
+    @property
+    def name(self) -> str: ...
 
     async def judge(self, item: Item, data: Mapping[str, Any]) -> Judgement: ...
 

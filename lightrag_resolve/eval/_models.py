@@ -76,4 +76,5 @@ def openai_compatible_llm(model: str, *, base_url: str | None = None, api_key_en
     api_key = os.environ.get(api_key_env)
     if api_key is None and base_url is None:
         raise ModelUnavailableError(f"set {api_key_env} (or give a base URL of a server that needs no key)")
-    return module.openai_llm(model, base_url=base_url, api_key=api_key)
+    llm: LLM = module.openai_llm(model, base_url=base_url, api_key=api_key)
+    return llm

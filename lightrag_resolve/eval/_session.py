@@ -75,7 +75,7 @@ class KnowledgeSession:
     def _inserted(self) -> bool:
         marker = self.working_dir / _MARKER
         try:
-            return json.loads(marker.read_text(encoding="utf-8")) == self.marker
+            return bool(json.loads(marker.read_text(encoding="utf-8")) == self.marker)
         except (OSError, json.JSONDecodeError):
             return False
 
