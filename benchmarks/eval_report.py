@@ -1,0 +1,132 @@
+"""Run the retrieval evaluation (SPEC §10) on both datasets and write their reports.
+
+The datasets are the bundled sample (``lightrag_resolve/sample``: a custom
+knowledge graph, searched in ``mix`` mode) and the MTRAG follow-up cut
+(``../shared/data/mtrag`` beside the repository, or ``--mtrag PATH``:
+passages without a graph, searched in ``naive`` mode). Both run on the local
+model of the ``local`` extra; a dataset that is not present is skipped with a
+note. Each dataset gets ``report.md``, ``results.json`` and ``chart.png`` in
+``<out>/<dataset>/``, and ``<out>/README.md`` links them.
+
+Usage::
+
+    pip install -e '.[eval,local]'
+    python benchmarks/eval_report.py                 # both datasets, 2 runs
+    python benchmarks/eval_report.py --limit 60      # a seeded 60-item subset of each
+    python benchmarks/eval_report.py --datasets mtrag --limit 100 --runs 3
+
+Interrupted runs resume from ``results.json``; ``--fresh`` starts over.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from lightrag_resolve.eval import (
+    ARM_NAMES,
+    EvalConfig,
+    EvalError,
+    EvalOutcome,
+    Models,
+    load_dataset,
+    load_local_models,
+    run_eval,
+)
+
+ROOT = Path(__file__).resolve().parents[1]
+DEFAULT_MTRAG = ROOT.parent / "shared" / "data" / "mtrag"
+DEFAULT_OUT = ROOT / "benchmarks" / "results" / "eval"
+
+
+def _sample_folder() -> Path | None:
+    try:
+        from lightrag_resolve import sample
+    except ImportError:
+        return None
+    return sample.kb_path().parent
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--datasets", default="sample,mtrag", help="comma-separated: sample, mtrag")
+    parser.add_argument("--sample", type=Path, default=None, help="sample folder (default: the bundled one)")
+    parser.add_argument("--mtrag", type=Path, default=DEFAULT_MTRAG, help=f"MTRAG cut folder (default: {DEFAULT_MTRAG})")
+    parser.add_argument("--limit", type=int, default=None, help="a seeded sample of at most this many items per dataset")
+    parser.add_argument("--runs", type=int, default=2, help="runs per item and arm (default: 2)")
+    parser.add_argument("--arms", default=",".join(ARM_NAMES), help="comma-separated arms")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help=f"output folder (default: {DEFAULT_OUT})")
+    parser.add_argument("--fresh", action="store_true", help="ignore earlier results")
+    parser.add_argument("--no-progress", action="store_true")
+    return parser.parse_args(argv)
+
+
+def _folders(args: argparse.Namespace) -> dict[str, Path | None]:
+    wanted = [name.strip() for name in args.datasets.split(",") if name.strip()]
+    unknown = set(wanted) - {"sample", "mtrag"}
+    if unknown:
+        raise SystemExit(f"unknown dataset(s): {', '.join(sorted(unknown))}")
+    known = {"sample": args.sample or _sample_folder(), "mtrag": args.mtrag}
+    return {name: known[name] for name in wanted}
+
+
+def _index(outcomes: dict[str, EvalOutcome], out: Path) -> str:
+    lines = ["# Retrieval evaluation reports", ""]
+    for name, outcome in outcomes.items():
+        rows = {row.arm: row for row in outcome.summary.rows if row.turn_class == "all"}
+        pooled = ", ".join(f"{arm} {row.hit_rate:.2f}" for arm, row in rows.items())
+        lines.append(f"- [{name}]({outcome.report_path.relative_to(out).as_posix()}): "
+                     f"{len(outcome.summary.rows)} rows; pooled hit rate {pooled} (read the per-class tables)")
+    return "\n".join(lines) + "\n"
+
+
+async def run_reports(args: argparse.Namespace, models: Models) -> dict[str, EvalOutcome]:
+    """Evaluate each available dataset in turn with the same models."""
+    outcomes: dict[str, EvalOutcome] = {}
+    config = EvalConfig(arms=tuple(a.strip() for a in args.arms.split(",") if a.strip()), runs=args.runs,
+                        limit=args.limit, seed=args.seed)
+    for name, folder in _folders(args).items():
+        if folder is None or not folder.is_dir():
+            print(f"skipping {name}: no dataset at {folder}", file=sys.stderr)
+            continue
+        dataset = load_dataset(folder, name=name)
+        print(f"{name}: {len(dataset.items)} items, default mode {dataset.default_mode}")
+        outcomes[name] = await run_eval(
+            dataset, llm=models.llm, embedding=models.embedding, tokenizer=models.tokenizer,
+            llm_name=models.llm_name, out_dir=args.out / name, config=config, fresh=args.fresh,
+            progress=not args.no_progress,
+        )
+        print(f"  report: {outcomes[name].report_path}")
+    if outcomes:
+        (args.out / "README.md").write_text(_index(outcomes, args.out), encoding="utf-8")
+    return outcomes
+
+
+def main(argv: Sequence[str] | None = None, *, models: Models | None = None) -> int:
+    """Entry point; ``models`` replaces the local model (tests pass fakes)."""
+    args = parse_args(argv)
+    for name in ("lightrag", "nano-vectordb"):
+        logging.getLogger(name).setLevel(logging.WARNING)
+    try:
+        models = models or load_local_models()
+    except EvalError as exc:
+        print(f"eval_report: {exc}", file=sys.stderr)
+        return 2
+    try:
+        outcomes = asyncio.run(run_reports(args, models))
+    except EvalError as exc:
+        print(f"eval_report: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("interrupted: run again to resume from the results files", file=sys.stderr)
+        return 130
+    return 0 if outcomes else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,119 @@
+"""``lightrag-resolve eval``: compare the arms of SPEC §10 on a dataset.
+
+A thin client of ``lightrag_resolve.eval`` (the ``eval`` extra), imported
+only when the command runs, so the rest of the command line works without it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sys
+from pathlib import Path
+from typing import Any
+
+NAME = "eval"
+HELP = "Compare retrieval arms (raw, resolve, prose, anythingllm, oracle) on a dataset."
+
+ARMS = ("raw", "resolve", "prose", "anythingllm", "oracle")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Dataset, arms, runs, judge, models and output."""
+    data = parser.add_argument_group("dataset")
+    data.add_argument("dataset", nargs="?", type=Path,
+                      help="folder with items.jsonl (or turns.jsonl) and kb.json (or passages.jsonl)")
+    data.add_argument("--items", type=Path, help="items file (overrides the folder's)")
+    kb = data.add_mutually_exclusive_group()
+    kb.add_argument("--kb", type=Path, help="LightRAG custom-KG JSON (overrides the folder's)")
+    kb.add_argument("--passages", type=Path, help="passages JSON Lines, one document a line")
+    data.add_argument("--mode", choices=("naive", "local", "global", "hybrid", "mix"),
+                      help="default LightRAG mode (default: mix for kb.json, naive for passages); an item's own wins")
+    data.add_argument("--limit", type=int, help="evaluate a seeded sample of this many items")
+    measure = parser.add_argument_group("measurement")
+    measure.add_argument("--arms", default=",".join(ARMS), help=f"comma-separated arms (default: {','.join(ARMS)})")
+    measure.add_argument("--runs", type=int, default=2, help="runs per item and arm (default: 2)")
+    measure.add_argument("--judge", choices=("gold", "llm"), default="gold", help="gold (offline, default) or llm")
+    measure.add_argument("--k", type=int, default=5, help="recall cut-off (default: 5)")
+    measure.add_argument("--top-k", type=int, help="LightRAG top_k (default: LightRAG's)")
+    measure.add_argument("--chunk-top-k", type=int, help="LightRAG chunk_top_k (default: LightRAG's)")
+    measure.add_argument("--seed", type=int, default=0, help="seed of the sample and the bootstrap (default: 0)")
+    models = parser.add_argument_group("models")
+    models.add_argument("--llm", default="local", help="'local' (default) or 'openai:<model>'")
+    models.add_argument("--base-url", help="base URL of the OpenAI-compatible LLM endpoint")
+    models.add_argument("--api-key-env", default="OPENAI_API_KEY", help="variable holding the LLM endpoint's key")
+    models.add_argument("--judge-model", help="judge model on an OpenAI-compatible endpoint (with --judge llm)")
+    models.add_argument("--judge-base-url", help="base URL of the judge's endpoint")
+    models.add_argument("--judge-api-key-env", default="OPENAI_API_KEY", help="variable holding the judge's key")
+    output = parser.add_argument_group("output")
+    output.add_argument("--out", type=Path, default=Path("eval-results"), help="output folder (default: eval-results)")
+    output.add_argument("--fresh", action="store_true", help="ignore results already in the output folder")
+    output.add_argument("--no-progress", action="store_true", help="no progress bar")
+    output.add_argument("--verbose", action="store_true", help="keep LightRAG's INFO logging")
+
+
+def _fail(message: str) -> int:
+    print(f"lightrag-resolve eval: {message}", file=sys.stderr)
+    return 2
+
+
+def run(args: argparse.Namespace) -> int:
+    """Load the dataset and the models, run the evaluation, print where the report is."""
+    try:
+        from lightrag_resolve import eval as evaluation
+    except ImportError as exc:
+        return _fail(f"{exc}\n(the eval command needs the extra: pip install 'lightrag-resolve[eval]')")
+    if not args.verbose:
+        for name in ("lightrag", "nano-vectordb"):
+            logging.getLogger(name).setLevel(logging.WARNING)
+    try:
+        config = evaluation.EvalConfig(
+            arms=tuple(name.strip() for name in args.arms.split(",") if name.strip()),
+            runs=args.runs, judge=args.judge, k=args.k, top_k=args.top_k, chunk_top_k=args.chunk_top_k,
+            limit=args.limit, seed=args.seed,
+        )
+        dataset = evaluation.load_dataset(
+            args.dataset, items=args.items, kb=args.kb, passages=args.passages, default_mode=args.mode
+        )
+        judge_llm = None
+        if args.judge == "llm":
+            if not args.judge_model:
+                return _fail("--judge llm needs --judge-model")
+            judge_llm = evaluation.openai_compatible_llm(
+                args.judge_model, base_url=args.judge_base_url, api_key_env=args.judge_api_key_env
+            )
+        models = _build_models(args, evaluation)
+    except (ValueError, evaluation.EvalError) as exc:
+        return _fail(str(exc))
+    try:
+        outcome = asyncio.run(
+            evaluation.run_eval(
+                dataset, llm=models.llm, embedding=models.embedding, tokenizer=models.tokenizer, out_dir=args.out,
+                llm_name=models.llm_name,
+                config=config, judge_llm=judge_llm, judge_model=args.judge_model, fresh=args.fresh,
+                progress=not args.no_progress,
+            )
+        )
+    except evaluation.EvalError as exc:
+        return _fail(str(exc))
+    except KeyboardInterrupt:
+        print(f"interrupted; finished turns are in {args.out / 'results.json'}: run again to resume", file=sys.stderr)
+        return 130
+    print(f"{outcome.ran} turns run, {outcome.skipped} already in {outcome.results_path}")
+    print(f"report: {outcome.report_path}\nchart:  {outcome.chart_path}")
+    errors = sum(1 for record in outcome.records if record.error)
+    if errors:
+        print(f"note: {errors} retrievals raised (recorded as misses; see 'error' in the results)", file=sys.stderr)
+    return 0
+
+
+def _build_models(args: argparse.Namespace, evaluation: Any) -> Any:
+    if args.llm == "local":
+        return evaluation.load_local_models()
+    if args.llm.startswith("openai:"):
+        llm = evaluation.openai_compatible_llm(args.llm.split(":", 1)[1], base_url=args.base_url,
+                                                  api_key_env=args.api_key_env)
+        # Embedding and tokenizer stay local: the endpoint is only the resolver's and arms' LLM.
+        return evaluation.load_local_models(llm=llm, llm_name=args.llm)
+    raise ValueError(f"--llm must be 'local' or 'openai:<model>', got {args.llm!r}")

@@ -1,0 +1,110 @@
+"""The Markdown report of an evaluation: one table per turn class, then the reference check."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+from ._summary import ALL_CLASSES, ArmRow, Summary
+
+__all__ = ["render_markdown"]
+
+_CLASS_TITLES = {
+    "first_turn": "First turns",
+    "short_reply": "Short replies",
+    "follow_up": "Longer follow-ups",
+    "reference": "References",
+    ALL_CLASSES: "All turns (pooled; read with the classes above)",
+}
+
+
+def _num(value: float | None, digits: int = 2) -> str:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "–"
+    return f"{value:.{digits}f}"
+
+
+def _signed(value: float) -> str:
+    return "–" if math.isnan(value) else f"{value:+.2f}"
+
+
+def _hit(row: ArmRow) -> str:
+    if len(row.run_hit_rates) > 1:
+        low, high = min(row.run_hit_rates), max(row.run_hit_rates)
+        return f"{row.hit_rate:.2f} ({low:.2f}–{high:.2f})"
+    return _num(row.hit_rate)
+
+
+def _versus(row: ArmRow) -> tuple[str, str]:
+    comparison = row.versus_raw
+    if comparison is None:
+        return "(baseline)", ""
+    delta = f"{_signed(comparison.mean_difference)} [{_signed(comparison.low)}, {_signed(comparison.high)}]"
+    return delta, f"{comparison.wins}/{comparison.losses}/{comparison.ties}"
+
+
+def _table(rows: list[ArmRow], confidence: float) -> list[str]:
+    pct = f"{confidence * 100:g}%"
+    lines = [
+        f"| arm | items | hit rate (runs) | Δ vs raw [{pct} CI] | W/L/T | recall@k | nDCG@10 | LLM calls | prompt tokens | latency ms | errors |",
+        "|---|---:|---|---|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for row in rows:
+        delta, wlt = _versus(row)
+        lines.append(
+            f"| {row.arm} | {row.items} | {_hit(row)} | {delta} | {wlt} | {_num(row.recall)} | {_num(row.ndcg)} "
+            f"| {row.llm_calls:.2f} | {row.prompt_tokens:.0f} | {row.latency_ms:.0f} | {row.errors} |"
+        )
+    return lines
+
+
+def _outcomes(summary: Summary) -> list[str]:
+    lines = ["## What the rewriting arms did (all turns)", "", "| arm | outcomes (count of turns × runs) |", "|---|---|"]
+    for row in summary.rows:
+        if row.turn_class == ALL_CLASSES and row.arm not in {"raw", "oracle"}:
+            shown = ", ".join(f"{name} {count}" for name, count in sorted(row.outcomes.items()))
+            lines.append(f"| {row.arm} | {shown} |")
+    return lines + [""]
+
+
+def _decisions(summary: Summary) -> list[str]:
+    if not summary.decisions:
+        return []
+    lines = [
+        "## Reference check against `expect` (resolve arm)",
+        "",
+        "| turn class | checks | accuracy | expected->got |",
+        "|---|---:|---:|---|",
+    ]
+    for row in summary.decisions:
+        confusion = ", ".join(f"{key} {count}" for key, count in row.confusion.items())
+        lines.append(f"| {row.turn_class} | {row.checks} | {_num(row.accuracy)} | {confusion} |")
+    return lines + ["", "A check is correct when the decision matches and, for `resolve`, the entity too.", ""]
+
+
+def render_markdown(summary: Summary, header: Mapping[str, Any]) -> str:
+    """The report: settings, a table per turn class, the arms' outcomes and the decision accuracy."""
+    settings = header.get("settings", {})
+    lines = [
+        f"# Retrieval evaluation: {header.get('dataset_name', 'dataset')}",
+        "",
+        f"- items: {header.get('items')}, runs: {summary.runs}, arms: {', '.join(summary.arms)}",
+        f"- judge: `{header.get('judge')}`" + (f" ({header['judge_model']})" if header.get("judge_model") else ""),
+        f"- LLM: `{header.get('llm_model') or 'unnamed'}`, embedding: `{header.get('embedding_model') or 'unnamed'}`",
+        f"- knowledge base: `{header.get('kb_kind')}`, default mode `{settings.get('default_mode')}`, "
+        f"recall cut-off k={settings.get('k')}",
+        "",
+        "Hit rate: the mean over items of each item's hit rate over the runs (in brackets: the lowest and "
+        "highest single-run hit rate). Δ vs raw: the mean paired difference in hit rate, with a seeded "
+        "bootstrap interval over items. W/L/T: items where the arm scored above, below or level with raw. "
+        "LLM calls, prompt tokens and latency are per turn (latency: rewrite plus retrieval).",
+        "",
+    ]
+    for turn_class in summary.turn_classes:
+        rows = [row for row in summary.rows if row.turn_class == turn_class]
+        if rows:
+            lines += [f"## {_CLASS_TITLES.get(turn_class, turn_class)}", "", *_table(rows, summary.confidence), ""]
+    lines += _outcomes(summary)
+    lines += _decisions(summary)
+    return "\n".join(lines).rstrip() + "\n"

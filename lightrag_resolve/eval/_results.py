@@ -1,0 +1,128 @@
+"""The per-item results file: one record per item×arm×run, resumable and pairable.
+
+The JSON file holds a header that says what was measured (dataset
+fingerprint, judge, retrieval settings, models) and the records. A run that
+finds the file again skips every item×arm×run already in it, so an
+interrupted evaluation resumes where it stopped; a header that does not match
+is refused, since its records would not be comparable. The same file, kept
+from one version of the library to the next, pairs results across versions
+by item id.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ._errors import ResultsMismatchError
+
+__all__ = ["RESULTS_FORMAT", "Record", "ResultsStore"]
+
+RESULTS_FORMAT = "lightrag-resolve-eval/1"
+_MUST_MATCH = ("dataset_fingerprint", "judge", "settings", "llm_model", "judge_model")
+
+
+@dataclass(frozen=True, kw_only=True)
+class Record:
+    """What one arm retrieved for one item in one run, and how it was judged."""
+
+    item: str
+    arm: str
+    run: int
+    turn_class: str
+    mode: str
+    lang: str | None
+    text: str
+    outcome: str
+    hit: bool | None
+    gold_hit: bool
+    retrieved: list[str]
+    recall: float | None = None
+    ndcg: float | None = None
+    verdict: str | None = None
+    raw_output: str | None = None
+    resolution: dict[str, Any] | None = None
+    decision_correct: bool | None = None
+    llm_calls: int = 0
+    prompt_tokens: int = 0
+    llm_ms: float = 0.0
+    latency_ms: float = 0.0
+    error: str | None = None
+
+    @property
+    def key(self) -> tuple[str, str, int]:
+        return (self.item, self.arm, self.run)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Record:
+        known = {name for name in cls.__dataclass_fields__}
+        return cls(**{key: value for key, value in data.items() if key in known})
+
+
+@dataclass(kw_only=True)
+class ResultsStore:
+    """Records in memory, written to ``path`` atomically every ``save_every`` seconds and on ``save``."""
+
+    path: Path
+    header: dict[str, Any]
+    records: dict[tuple[str, str, int], Record] = field(default_factory=dict)
+    save_every: float = 5.0
+
+    def __post_init__(self) -> None:
+        self._saved_at = time.monotonic()
+
+    @classmethod
+    def open(cls, path: str | Path, header: Mapping[str, Any], *, fresh: bool = False) -> ResultsStore:
+        """The store at ``path``, with the records already there unless ``fresh``.
+
+        Raises ``ResultsMismatchError`` when the file was written for another
+        dataset, judge, model or retrieval settings.
+        """
+        path = Path(path)
+        store = cls(path=path, header={"format": RESULTS_FORMAT, **header})
+        if fresh or not path.exists():
+            return store
+        try:
+            existing = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError) as exc:
+            raise ResultsMismatchError(f"{path}: cannot resume from it ({exc}); pass fresh=True to overwrite") from exc
+        old = existing.get("header", {}) if isinstance(existing, dict) else {}
+        for key in ("format", *_MUST_MATCH):
+            if old.get(key) != store.header.get(key):
+                raise ResultsMismatchError(
+                    f"{path} was written with another {key} ({old.get(key)!r}, now {store.header.get(key)!r}); "
+                    "start afresh or write elsewhere"
+                )
+        for data in existing.get("records", []):
+            record = Record.from_dict(data)
+            store.records[record.key] = record
+        return store
+
+    def has(self, item: str, arm: str, run: int) -> bool:
+        return (item, arm, run) in self.records
+
+    def add(self, record: Record) -> None:
+        """Keep ``record``; write the file if the last write is older than ``save_every``."""
+        self.records[record.key] = record
+        if time.monotonic() - self._saved_at >= self.save_every:
+            self.save()
+
+    def save(self) -> None:
+        """Write header and records, replacing the file in one step."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        payload = {
+            "header": {**self.header, "updated_at": time.strftime("%Y-%m-%dT%H:%M:%S%z")},
+            "records": [record.to_dict() for record in self.records.values()],
+        }
+        temporary = self.path.with_suffix(self.path.suffix + ".tmp")
+        temporary.write_text(json.dumps(payload, ensure_ascii=False, indent=1), encoding="utf-8")
+        os.replace(temporary, self.path)
+        self._saved_at = time.monotonic()

@@ -1,0 +1,248 @@
+"""Running an evaluation: every item in every arm, ``runs`` times, judged and recorded.
+
+Items are taken one at a time, all arms of an item back to back within a
+run, so the arms are paired per item and a turn's LLM work is charged to the
+arm that caused it. The models come in as parameters (an LLM function, an
+``EmbeddingFunc``, a tokenizer), so a local model, an OpenAI-compatible
+endpoint or a test fake plug in alike.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Awaitable, Callable
+
+from lightrag import QueryParam
+from lightrag.utils import EmbeddingFunc, Tokenizer
+
+from ._arms import ARM_NAMES, Arm, build_arms
+from ._chart import render_chart
+from ._dataset import Dataset
+from ._items import Item
+from ._judges import GoldJudge, Judge, Judgement, LLMJudge
+from ._markdown import render_markdown
+from ._metering import MeteredLLM, Usage
+from ._results import Record, ResultsStore
+from ._session import KnowledgeSession
+from ._stats import DEFAULT_RESAMPLES
+from ._summary import Summary, summarize
+
+__all__ = ["EvalConfig", "EvalOutcome", "run_eval", "select_items"]
+
+LLM = Callable[..., Awaitable[Any]]
+
+
+@dataclass(frozen=True, kw_only=True)
+class EvalConfig:
+    """What to measure and how. ``top_k``/``chunk_top_k`` of ``None`` keep LightRAG's defaults."""
+
+    arms: tuple[str, ...] = ARM_NAMES
+    runs: int = 2
+    judge: str = "gold"
+    k: int = 5
+    top_k: int | None = None
+    chunk_top_k: int | None = None
+    limit: int | None = None
+    seed: int = 0
+    confidence: float = 0.95
+    resamples: int = DEFAULT_RESAMPLES
+
+    def __post_init__(self) -> None:
+        if isinstance(self.runs, bool) or not isinstance(self.runs, int) or self.runs < 1:
+            raise ValueError(f"runs must be a positive int, got {self.runs!r}")
+        if self.judge not in {"gold", "llm"}:
+            raise ValueError(f"judge must be 'gold' or 'llm', got {self.judge!r}")
+        if self.k < 1:
+            raise ValueError(f"k must be positive, got {self.k!r}")
+        if self.limit is not None and self.limit < 1:
+            raise ValueError(f"limit must be positive, got {self.limit!r}")
+        build_arms(self.arms)  # rejects unknown names early
+
+
+@dataclass(frozen=True, kw_only=True)
+class EvalOutcome:
+    """Where the report went and what it says."""
+
+    summary: Summary
+    records: tuple[Record, ...]
+    report_path: Path
+    results_path: Path
+    chart_path: Path
+    ran: int
+    skipped: int
+
+
+def select_items(items: Sequence[Item], limit: int | None, seed: int) -> tuple[Item, ...]:
+    """At most ``limit`` items: a seeded sample kept in file order, so a subset mixes the file's parts."""
+    if limit is None or limit >= len(items):
+        return tuple(items)
+    chosen = set(random.Random(seed).sample(range(len(items)), limit))
+    return tuple(item for index, item in enumerate(items) if index in chosen)
+
+
+@dataclass
+class _Context:
+    dataset: Dataset
+    config: EvalConfig
+    session: KnowledgeSession
+    llm: MeteredLLM
+    judge: Judge
+    settings: dict[str, Any] = field(default_factory=dict)
+
+
+def _param(context: _Context, item: Item) -> QueryParam:
+    overrides: dict[str, Any] = {}
+    if context.config.top_k is not None:
+        overrides["top_k"] = context.config.top_k
+    if context.config.chunk_top_k is not None:
+        overrides["chunk_top_k"] = context.config.chunk_top_k
+    # No rerank function is configured: LightRAG would only warn on every query.
+    return QueryParam(
+        mode=context.dataset.mode_of(item), conversation_history=item.history_list(), enable_rerank=False, **overrides
+    )
+
+
+def _decision_correct(item: Item, arm: str, resolution: dict[str, Any] | None) -> bool | None:
+    if arm != "resolve" or item.expect_decision is None:
+        return None
+    decision = (resolution or {}).get("decision")
+    if decision != item.expect_decision:
+        return False
+    if decision != "resolve":
+        return True
+    entity = (resolution or {}).get("entity") or ""
+    return entity.casefold().strip() == (item.expect_entity or "").casefold().strip()
+
+
+async def _run_one(context: _Context, item: Item, arm: Arm, run: int) -> Record:
+    rag = await context.session.rag_for(item.company_name)  # opening an instance is not the turn's latency
+    usage = Usage()
+    started = time.perf_counter()
+    error: str | None = None
+    result: dict[str, Any] = {}
+    with context.llm.charging(usage):
+        plan = await arm.plan(item, context.llm)
+        try:
+            result = await rag.aquery_data(plan.text, _param(context, item), resolve=plan.resolve)
+        except Exception as exc:  # LightRAG refusing a query ("B1" is too short) is a miss, recorded
+            error = f"{type(exc).__name__}: {exc}"
+    latency_ms = (time.perf_counter() - started) * 1000
+    data = result.get("data") if isinstance(result.get("data"), dict) else {}
+    resolution = (result.get("metadata") or {}).get("resolution") if plan.resolve else None
+    judgement: Judgement = await context.judge.judge(item, data or {})
+    return Record(
+        item=item.id,
+        arm=arm.name,
+        run=run,
+        turn_class=item.turn_class,
+        mode=context.dataset.mode_of(item),
+        lang=item.lang,
+        text=plan.text,
+        outcome=plan.outcome,
+        hit=judgement.hit,
+        gold_hit=judgement.gold_hit,
+        retrieved=list(judgement.retrieved[:10]),
+        recall=judgement.recall,
+        ndcg=judgement.ndcg,
+        verdict=judgement.verdict,
+        raw_output=plan.raw_output,
+        resolution=resolution,
+        decision_correct=_decision_correct(item, arm.name, resolution),
+        llm_calls=usage.calls,
+        prompt_tokens=usage.prompt_tokens,
+        llm_ms=round(usage.llm_ms, 1),
+        latency_ms=round(latency_ms, 1),
+        error=error,
+    )
+
+
+def _progress(total: int, enabled: bool, description: str) -> Any:
+    if not enabled or total == 0:
+        return None
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        return None
+    return tqdm(total=total, desc=description, unit="turn")
+
+
+async def run_eval(
+    dataset: Dataset,
+    *,
+    llm: LLM,
+    embedding: EmbeddingFunc,
+    tokenizer: Tokenizer,
+    out_dir: str | Path,
+    config: EvalConfig = EvalConfig(),
+    llm_name: str | None = None,
+    judge_llm: LLM | None = None,
+    judge_model: str | None = None,
+    fresh: bool = False,
+    progress: bool = True,
+    workspace: str | None = None,
+    lightrag_kwargs: dict[str, Any] | None = None,
+) -> EvalOutcome:
+    """Evaluate ``dataset`` and write ``report.md``, ``results.json`` and ``chart.png`` to ``out_dir``.
+
+    Records already in ``results.json`` (same dataset, judge, settings and
+    models) are kept and not run again. ``judge_llm`` is required for
+    ``config.judge == "llm"``.
+    """
+    out = Path(out_dir)
+    items = select_items(dataset.items, config.limit, config.seed)
+    arms = build_arms(config.arms)
+    metered = MeteredLLM(llm, tokenizer)
+    metered.model_name = llm_name or metered.model_name
+    gold = GoldJudge(documents_by_content=dataset.kb.documents_by_content(), document_ids=dataset.kb.document_ids, k=config.k)
+    judge: Judge = gold
+    if config.judge == "llm":
+        if judge_llm is None:
+            raise ValueError("the llm judge needs judge_llm")
+        judge = LLMJudge(llm=judge_llm, gold_judge=gold)
+    settings = {"default_mode": dataset.default_mode, "k": config.k, "top_k": config.top_k, "chunk_top_k": config.chunk_top_k}
+    header = {
+        "dataset_name": dataset.name,
+        "dataset_fingerprint": dataset.fingerprint,
+        "items": len(items),
+        "kb_kind": dataset.kb.kind,
+        "judge": config.judge,
+        "judge_model": judge_model if config.judge == "llm" else None,
+        "llm_model": metered.model_name,
+        "embedding_model": getattr(embedding, "model_name", None),
+        "settings": settings,
+        "config": {**asdict(config), "arms": [arm.name for arm in arms]},
+    }
+    store = ResultsStore.open(out / "results.json", header, fresh=fresh)
+    todo = [(run, item, arm) for run in range(config.runs) for item in items for arm in arms
+            if arm.applies_to(item) and not store.has(item.id, arm.name, run)]
+    skipped = sum(1 for run in range(config.runs) for item in items for arm in arms
+                  if arm.applies_to(item)) - len(todo)
+    if todo:
+        session = KnowledgeSession(dataset.kb, working_dir=out / "lightrag", llm=metered, embedding=embedding,
+                                   tokenizer=tokenizer, workspace=workspace, lightrag_kwargs=lightrag_kwargs)
+        context = _Context(dataset=dataset, config=config, session=session, llm=metered, judge=judge)
+        bar = _progress(len(todo), progress, dataset.name)
+        try:
+            await session.open()
+            for run, item, arm in todo:
+                store.add(await _run_one(context, item, arm, run))
+                if bar is not None:
+                    bar.update(1)
+        finally:
+            store.save()
+            if bar is not None:
+                bar.close()
+            await session.close()
+    store.save()
+    records = tuple(store.records.values())
+    summary = summarize(records, items, [arm.name for arm in arms], runs=config.runs,
+                        confidence=config.confidence, resamples=config.resamples, seed=config.seed)
+    report_path = out / "report.md"
+    report_path.write_text(render_markdown(summary, store.header), encoding="utf-8")
+    chart_path = render_chart(summary, out / "chart.png", title=f"{dataset.name}: hit rate per arm and turn class")
+    return EvalOutcome(summary=summary, records=records, report_path=report_path, results_path=out / "results.json",
+                       chart_path=chart_path, ran=len(todo), skipped=skipped)

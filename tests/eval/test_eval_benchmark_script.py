@@ -1,0 +1,55 @@
+"""``benchmarks/eval_report.py`` end to end on tiny datasets, with the scripted LLM in place of the local model."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+from tiny import write_dataset
+
+from lightrag_resolve.eval import Models
+
+SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "eval_report.py"
+
+
+def _load() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("eval_report", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_both_datasets_get_a_report_and_an_index(tmp_path: Path, models: dict, capsys: pytest.CaptureFixture[str]) -> None:
+    sample = write_dataset(tmp_path / "sample")
+    mtrag = write_dataset(tmp_path / "mtrag", passages=True)
+    out = tmp_path / "out"
+    code = _load().main(
+        ["--sample", str(sample), "--mtrag", str(mtrag), "--out", str(out), "--limit", "3", "--runs", "1",
+         "--arms", "raw,resolve,anythingllm", "--no-progress"],
+        models=Models(llm_name="scripted", **models),
+    )
+    assert code == 0
+    for name in ("sample", "mtrag"):
+        assert (out / name / "report.md").exists() and (out / name / "chart.png").exists()
+    index = (out / "README.md").read_text(encoding="utf-8")
+    assert "[sample](sample/report.md)" in index and "[mtrag](mtrag/report.md)" in index
+
+
+def test_a_missing_dataset_is_skipped(tmp_path: Path, models: dict, capsys: pytest.CaptureFixture[str]) -> None:
+    code = _load().main(["--datasets", "mtrag", "--mtrag", str(tmp_path / "absent"), "--out", str(tmp_path / "out")],
+                        models=Models(**models))
+    assert code == 1
+    assert "skipping mtrag" in capsys.readouterr().err
+
+
+def test_without_the_local_model_it_says_what_to_install(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import sys
+
+    monkeypatch.setitem(sys.modules, "lightrag_resolve.local", None)
+    assert _load().main(["--out", str(tmp_path / "out")]) == 2
+    assert "lightrag-resolve[local]" in capsys.readouterr().err
