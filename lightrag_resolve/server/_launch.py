@@ -1,9 +1,11 @@
 """Start LightRAG's own server, or its gunicorn launcher, with resolution installed.
 
 Both entry points read LightRAG's arguments from ``sys.argv`` and its
-``.env`` from the working directory, so the launcher sets ``sys.argv`` to the
-caller's arguments, lets LightRAG parse them (``--help`` prints LightRAG's own
-help), reads the ``RESOLVER_*`` settings, installs the seam, and hands over.
+``.env`` from the working directory. The launcher loads that ``.env`` the way
+LightRAG does (``override=False``, so real environment variables win), checks
+the ``RESOLVER_*`` settings before paying for LightRAG's server imports, sets
+``sys.argv`` for LightRAG to parse (``--help`` prints LightRAG's own help),
+installs the seam, and hands over.
 """
 
 from __future__ import annotations
@@ -35,16 +37,18 @@ def launch(entry: Entry, argv: Sequence[str], prog: str) -> int:
     malformed or the installed LightRAG lacks the seam; otherwise what
     LightRAG's own entry point does (it exits the process on its own errors).
     """
-    sys.argv = [prog, *argv]
-    # Loads .env the way lightrag-server does, then parses argv (exits on --help).
-    from lightrag.api.config import initialize_config
+    from dotenv import load_dotenv
 
-    initialize_config()
+    load_dotenv(dotenv_path=".env", override=False)
     try:
         config = resolver_config_from_env(os.environ)
     except ResolverEnvError as exc:
         print(f"{prog}: {exc}", file=sys.stderr)
         return 2
+    sys.argv = [prog, *argv]
+    from lightrag.api.config import initialize_config
+
+    initialize_config()  # parses sys.argv; exits on --help or a bad LightRAG argument
     from ._seam import SeamError, install
 
     try:

@@ -3,8 +3,8 @@
 Named as a fake: it answers ``/v1/chat/completions`` (plain and streamed) from
 a script keyed by prompt role (``fakes.prompt_role``), and ``/v1/embeddings``
 with the real, deterministic hashed-trigram embedding of ``fakes``. It records
-every chat call with its role and, on request, the id of the process that
-opened the connection, so tests can tell which gunicorn worker asked.
+every chat call with its role and, when given the candidate process ids, the
+one that opened the connection, so tests can tell which gunicorn worker asked.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ class ChatCall:
 @dataclass
 class FakeLLMEndpoint:
     script: Script
-    track_pids: bool = False
+    candidate_pids: frozenset[int] = frozenset()
     calls: list[ChatCall] = field(default_factory=list)
     base_url: str = ""
     lock: threading.Lock = field(default_factory=threading.Lock)
@@ -46,13 +46,17 @@ class FakeLLMEndpoint:
             return [call.role for call in self.calls]
 
 
-def _client_pid(port: int) -> int | None:
-    """The process holding the client end of a loopback connection (Linux, same user)."""
+def _client_pid(port: int, candidates: frozenset[int]) -> int | None:
+    """Which of ``candidates`` holds the client end of a loopback connection."""
     import psutil
 
-    for conn in psutil.net_connections(kind="tcp"):
-        if conn.laddr and conn.laddr.port == port and conn.pid:
-            return conn.pid
+    for pid in candidates:
+        try:
+            connections = psutil.Process(pid).net_connections(kind="tcp")
+        except psutil.Error:
+            continue
+        if any(conn.laddr and conn.laddr.port == port for conn in connections):
+            return pid
     return None
 
 
@@ -101,7 +105,7 @@ def _handler(endpoint: FakeLLMEndpoint) -> type[BaseHTTPRequestHandler]:
             user = messages[-1]["content"] if messages else ""
             user = user if isinstance(user, str) else json.dumps(user)
             role = prompt_role(user, system)
-            pid = _client_pid(self.client_address[1]) if endpoint.track_pids else None
+            pid = _client_pid(self.client_address[1], endpoint.candidate_pids) if role == "keywords" else None
             with endpoint.lock:
                 endpoint.calls.append(ChatCall(role=role, system=system, user=user, pid=pid))
             text = endpoint.script(role, system, user)
@@ -140,9 +144,9 @@ def _handler(endpoint: FakeLLMEndpoint) -> type[BaseHTTPRequestHandler]:
 
 
 @contextmanager
-def fake_llm_endpoint(script: Script, *, track_pids: bool = False) -> Iterator[FakeLLMEndpoint]:
+def fake_llm_endpoint(script: Script) -> Iterator[FakeLLMEndpoint]:
     """Serve ``script`` on a free loopback port for the duration of the block."""
-    endpoint = FakeLLMEndpoint(script=script, track_pids=track_pids)
+    endpoint = FakeLLMEndpoint(script=script)
     server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(endpoint))
     server.daemon_threads = True
     endpoint.base_url = f"http://127.0.0.1:{server.server_address[1]}/v1"
