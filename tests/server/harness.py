@@ -28,7 +28,7 @@ from kb import ENTITIES, RELATIONS
 HERE = Path(__file__).parent
 
 SERVER_DEPS = ("fastapi", "uvicorn", "gunicorn", "uvicorn_worker", "psutil", "httpx", "jwt")
-INSTALL_HINT = 'pip install -e ".[serve,test]"  (lightrag-hku[api]==1.5.7)'
+INSTALL_HINT = 'pip install -e ".[serve,test]"'
 START_TIMEOUT = 45.0
 REQUEST_TIMEOUT = 30.0
 

@@ -183,3 +183,17 @@ def test_the_same_reply_resolves_from_its_own_history_each_time(server: RunningS
         response = post(server.base_url, "/query/data", {"query": reply, "mode": "local", "conversation_history": history})
         results.append((response.status_code, response.json().get("metadata", {}).get("keywords", {}).get("low_level")))
     assert results == [(200, ["German B1"]), (200, ["Offre Santé", "Vitalis"]), (200, ["German B1"]), (400, None)]
+
+
+def test_with_progress_events_an_unresolved_short_reply_is_refused_inside_the_stream(server: RunningServer):
+    """The one place the refusal is not LightRAG's 422: /query/stream has begun its 200 before the core decides.
+
+    LightRAG itself reports every core-side failure of this stream the same way (an ``error`` line).
+    """
+    body = {"query": "OK", "conversation_history": JOKE, "include_progress": True}
+    response = post(server.base_url, "/query/stream", body)
+    assert response.status_code == 200
+    errors = [line for line in response.text.splitlines() if '"error"' in line]
+    assert len(errors) == 1 and "too short" in errors[0]
+    resolved = post(server.base_url, "/query/stream", {**body, "query": "B1", "conversation_history": GERMAN})
+    assert resolved.status_code == 200 and "An answer" in resolved.text and '"error"' not in resolved.text
