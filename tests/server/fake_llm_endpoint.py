@@ -28,8 +28,10 @@ Script = Callable[[str, str, str], str]
 @dataclass
 class ChatCall:
     role: str
+    model: str
     system: str
     user: str
+    messages: list[dict[str, Any]]
     pid: int | None
 
 
@@ -107,7 +109,9 @@ def _handler(endpoint: FakeLLMEndpoint) -> type[BaseHTTPRequestHandler]:
             role = prompt_role(user, system)
             pid = _client_pid(self.client_address[1], endpoint.candidate_pids) if role == "keywords" else None
             with endpoint.lock:
-                endpoint.calls.append(ChatCall(role=role, system=system, user=user, pid=pid))
+                endpoint.calls.append(
+                    ChatCall(role=role, model=body.get("model", ""), system=system, user=user, messages=messages, pid=pid)
+                )
             text = endpoint.script(role, system, user)
             if body.get("stream"):
                 self._stream(text)

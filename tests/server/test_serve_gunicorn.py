@@ -85,6 +85,8 @@ def test_two_workers_resolve_interleaved_conversations_without_mixing(tmp_path: 
 
     assert len(resolving_pids & workers) >= 2, f"only workers {resolving_pids} resolved turns; spread not reached"
     assert resolving_pids <= workers  # only the workers ask the resolver, never the gunicorn master
+    # No RESOLVER_LLM_*: the resolver used LightRAG's keyword-role LLM (LLM_MODEL).
+    assert {call.model for call in llm.calls if call.role == "keywords"} == {"fake-llm"}
     for name, status, metadata in answers:
         _, _, expected = CONVERSATIONS[name]
         assert status == 200, (name, metadata)

@@ -1,7 +1,9 @@
 """``lightrag-resolve serve`` over real HTTP: LightRAG's routes, resolved.
 
 One server for the module (uvicorn, one process) over the knowledge graph of
-``tests/kb.py``, its LLM and embeddings served by ``fake_llm_endpoint``.
+``tests/kb.py``, its LLM and embeddings served by ``fake_llm_endpoint``. The
+resolver here has a dedicated endpoint (``RESOLVER_LLM_*``: the same fake,
+its own model name); the gunicorn test uses LightRAG's keyword-role LLM.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from harness import RunningServer, insert_kb, post, require_server_deps, running
 
 pytestmark = pytest.mark.server
 
+RESOLVER_MODEL = "small-resolver"
 GERMAN = [
     {"role": "user", "content": "Which German courses do you run?"},
     {"role": "assistant", "content": "We teach A1 and B1. Which level?"},
@@ -40,7 +43,10 @@ def llm() -> Iterator[FakeLLMEndpoint]:
 @pytest.fixture(scope="module")
 def server(llm: FakeLLMEndpoint, tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
     workdir: Path = tmp_path_factory.mktemp("serve")
-    with running_server("serve", [], server_env(llm.base_url, workdir), workdir) as running:
+    env = server_env(
+        llm.base_url, workdir, RESOLVER_LLM_BASE_URL=llm.base_url, RESOLVER_LLM_MODEL=RESOLVER_MODEL, RESOLVER_LLM_API_KEY="sk-r"
+    )
+    with running_server("serve", [], env, workdir) as running:
         insert_kb(running.base_url)
         yield running
 
@@ -65,11 +71,14 @@ def test_a_short_reply_is_resolved_through_query_data(server: RunningServer, llm
     resolution = body["metadata"]["resolution"]
     assert resolution["path"] == "keywords" and resolution["changed"] is True
     assert resolution["fallback_reason"] is None
+    assert resolution["model"] == RESOLVER_MODEL
     # LightRAG's own metadata shows the keywords it actually searched with.
     assert body["metadata"]["keywords"] == {"low_level": ["German B1"], "high_level": ["language courses"]}
     assert "German B1" in _entity_names(body)
     (resolver_call,) = _resolver_calls(llm, since)
     assert "Which German courses do you run?" in resolver_call.user and resolver_call.user.endswith("Reply: B1")
+    assert resolver_call.model == RESOLVER_MODEL  # the dedicated endpoint, not LightRAG's LLM_MODEL
+    assert [m["role"] for m in resolver_call.messages] == ["system", "user"]
     assert "lightrag_keywords" not in llm.roles()[since:]  # supplied keywords skip LightRAG's extraction
 
 
@@ -197,3 +206,12 @@ def test_with_progress_events_an_unresolved_short_reply_is_refused_inside_the_st
     assert len(errors) == 1 and "too short" in errors[0]
     resolved = post(server.base_url, "/query/stream", {**body, "query": "B1", "conversation_history": GERMAN})
     assert resolved.status_code == 200 and "An answer" in resolved.text and '"error"' not in resolved.text
+
+
+def test_the_api_schema_still_builds_and_names_lightrags_request_model(server: RunningServer):
+    import httpx
+
+    response = httpx.get(f"{server.base_url}/openapi.json", timeout=30)
+    assert response.status_code == 200
+    schemas = response.json()["components"]["schemas"]
+    assert "QueryRequest" in schemas and "conversation_history" in schemas["QueryRequest"]["properties"]
