@@ -8,10 +8,10 @@ PY := $(VENV)/bin/python
 $(VENV)/.installed-test: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e ".[test]"
+	$(PY) -m pip install -q -e ".[test,eval,serve]"
 	touch $@
 
-## test: install the package with its test extra into .venv and run the default test suite
+## test: install the package with its test, eval and serve extras into .venv and run the default test suite
 test: $(VENV)/.installed-test
 	$(PY) -m pytest -q
 
