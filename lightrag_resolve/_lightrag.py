@@ -86,7 +86,10 @@ class ResolvingLightRAG(LightRAG):
 
     resolver: InitVar[ResolverConfig | Resolver | None] = None
 
-    def __post_init__(self, addon_params: dict[str, Any] | None, resolver: ResolverConfig | Resolver | None) -> None:
+    # mypy's dataclass plugin does not see LightRAG's inherited InitVar (addon_params) here.
+    def __post_init__(  # type: ignore[override]
+        self, addon_params: dict[str, Any] | None, resolver: ResolverConfig | Resolver | None
+    ) -> None:
         if resolver is None or isinstance(resolver, ResolverConfig):
             resolver = Resolver(resolver)
         if not isinstance(resolver, Resolver):  # checked before LightRAG builds anything

@@ -164,9 +164,10 @@ class Resolver:
             logger.debug("parsing the resolver output raised", exc_info=True)
             return None
 
-    def _fallback(self, turn: Turn, path: Path, reason: str, **fields: Any) -> Resolution:
+    def _base(self, turn: Turn, path: Path, reply: ModelReply, model: str | None) -> Resolution:
+        """The visitor's words on ``path`` with what the model said: every outcome builds on it."""
         return Resolution(
-            query=turn.query, original_query=turn.query, mode=turn.mode, path=path, fallback_reason=reason, **fields
+            query=turn.query, original_query=turn.query, mode=turn.mode, path=path, model=model, raw_output=reply.text
         )
 
     async def resolve_keywords(self, turn: Turn, llm: LLM, *, model: str | None = None) -> Resolution:
@@ -174,54 +175,46 @@ class Resolver:
         reply = await self._ask(
             self.keyword_prompt, turn, llm, self.config.timeout, response_format={"type": "json_object"}
         )
-        seen = {"model": model, "raw_output": reply.text}
+        base = self._base(turn, "keywords", reply, model)
         if reply.text is None:
-            return self._fallback(turn, "keywords", reply.failure or "llm_error", **seen)
+            return replace(base, fallback_reason=reply.failure or "llm_error")
         answer = self._read(self.parse_keywords, reply.text)
         if not isinstance(answer, KeywordAnswer):
-            return self._fallback(turn, "keywords", "unparsable", **seen)
+            return replace(base, fallback_reason="unparsable")
         outcome = enforce_keywords(
             answer.ll_raw, answer.hl_raw, max_ll=self.config.max_ll_keywords, max_hl=self.config.max_hl_keywords
         )
         if outcome.fallback_reason is not None:
-            return self._fallback(turn, "keywords", outcome.fallback_reason, **seen)
-        return Resolution(
-            query=turn.query,
-            original_query=turn.query,
-            mode=turn.mode,
-            path="keywords",
-            ll_keywords=outcome.ll_keywords,
-            hl_keywords=outcome.hl_keywords,
-            **seen,
-        )
+            return replace(base, fallback_reason=outcome.fallback_reason)
+        return replace(base, ll_keywords=outcome.ll_keywords, hl_keywords=outcome.hl_keywords)
 
     async def resolve_text(self, turn: Turn, llm: LLM, *, model: str | None = None) -> Resolution:
         """Short reply in ``naive`` mode: a short search query replaces the text."""
         reply = await self._ask(self.text_prompt, turn, llm, self.config.timeout)
-        seen = {"model": model, "raw_output": reply.text}
+        base = self._base(turn, "text", reply, model)
         if reply.text is None:
-            return self._fallback(turn, "text", reply.failure or "llm_error", **seen)
+            return replace(base, fallback_reason=reply.failure or "llm_error")
         rewrite = self._read(self.parse_text, reply.text)
         if rewrite is None:
-            return self._fallback(turn, "text", "unparsable", **seen)
+            return replace(base, fallback_reason="unparsable")
         outcome = enforce_text_query(rewrite, company_name=turn.company_name, max_words=self.config.max_query_words)
         if outcome.query is None:
-            return self._fallback(turn, "text", outcome.fallback_reason or "unparsable", **seen)
-        return Resolution(query=outcome.query, original_query=turn.query, mode=turn.mode, path="text", **seen)
+            return replace(base, fallback_reason=outcome.fallback_reason or "unparsable")
+        return replace(base, query=outcome.query)
 
     async def check_reference(self, turn: Turn, llm: LLM, *, model: str | None = None) -> Resolution:
         """Longer follow-up in a graph mode: append one established name, or keep the message."""
         reply = await self._ask(self.reference_prompt, turn, llm, self.config.reference_timeout)
-        seen = {"model": model, "raw_output": reply.text}
+        base = self._base(turn, "reference", reply, model)
         if reply.text is None:
-            return self._fallback(turn, "reference", reply.failure or "llm_error", decision="error", **seen)
+            return replace(base, fallback_reason=reply.failure or "llm_error", decision="error")
         answer = self._read(self.parse_reference, reply.text)
         if not isinstance(answer, ReferenceAnswer):
-            return self._fallback(turn, "reference", "unparsable", decision="error", **seen)
-        if answer.decision != "resolve" or not answer.name:
-            decision = answer.decision if answer.decision != "resolve" else "error"
-            reason = decision if decision != "error" else "unparsable"
-            return self._fallback(turn, "reference", reason, decision=decision, **seen)
+            return replace(base, fallback_reason="unparsable", decision="error")
+        if answer.decision == "keep" or answer.decision == "ambiguous":
+            return replace(base, fallback_reason=answer.decision, decision=answer.decision)
+        if not answer.name:
+            return replace(base, fallback_reason="unparsable", decision="error")
         outcome = accept_reference_name(
             answer.name,
             history_text=turn.history_text,
@@ -230,20 +223,10 @@ class Resolver:
             max_words=self.config.max_name_words,
         )
         if outcome.name is None:
-            return self._fallback(
-                turn,
-                "reference",
-                f"rejected:{outcome.rejected_reason}",
+            return replace(
+                base,
+                fallback_reason=f"rejected:{outcome.rejected_reason}",
                 decision="resolve",
                 rejected_reason=outcome.rejected_reason,
-                **seen,
             )
-        return Resolution(
-            query=append_name(turn.query, outcome.name),
-            original_query=turn.query,
-            mode=turn.mode,
-            path="reference",
-            decision="resolve",
-            entity=outcome.name,
-            **seen,
-        )
+        return replace(base, query=append_name(turn.query, outcome.name), decision="resolve", entity=outcome.name)
