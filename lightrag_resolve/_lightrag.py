@@ -17,7 +17,6 @@ both checked at import time:
 
 from __future__ import annotations
 
-import time
 from contextvars import ContextVar
 from dataclasses import InitVar, dataclass, replace
 from functools import partial
@@ -191,20 +190,25 @@ class ResolvingLightRAG(LightRAG):
     ) -> tuple[Resolution, Any]:
         """Resolve the turn, then run ``retrieve`` (a LightRAG entry point) with the result."""
         turn = self._turn(query, param)
-        with query_span(self.query_resolver.config, turn) as span:
+        config = self.query_resolver.config
+        with query_span(config, turn) as span:
+
+            def decided(resolution: Resolution) -> None:
+                # Known before retrieval runs, so a failing retrieval still shows the decision.
+                span.record(resolution)
+                report(resolution, config)
+
             path = self._route(turn, param, resolve)
             if isinstance(path, Resolution):
                 resolution = path
-                span.record(resolution)
+                decided(resolution)
                 result = await retrieve(query, param)
             elif path == "reference":
-                resolution, result = await self._retrieve_beside_check(turn, param, retrieve)
-                span.record(resolution)
+                resolution, result = await self._retrieve_beside_check(turn, param, retrieve, decided)
             else:
                 resolution = await self._run_resolver(turn, path)
-                span.record(resolution)
+                decided(resolution)
                 result = await self._retrieve_resolved(resolution, param, retrieve)
-        report(resolution, self.query_resolver.config)
         return resolution, _with_resolution(result, resolution)
 
     async def _retrieve_resolved(
@@ -221,9 +225,12 @@ class ResolvingLightRAG(LightRAG):
             _resolved_text.reset(token)
 
     async def _retrieve_beside_check(
-        self, turn: Turn, param: QueryParam, retrieve: Callable[[str, QueryParam], Awaitable[Any]]
+        self,
+        turn: Turn,
+        param: QueryParam,
+        retrieve: Callable[[str, QueryParam], Awaitable[Any]],
+        decided: Callable[[Resolution], None],
     ) -> tuple[Resolution, Any]:
-        started = time.perf_counter()
         error = Resolution(
             query=turn.query,
             original_query=turn.query,
@@ -232,13 +239,13 @@ class ResolvingLightRAG(LightRAG):
             fallback_reason="llm_error",
             decision="error",
         )
-        resolution, result = await search_beside_check(
+        return await search_beside_check(
             check=lambda: self._run_resolver(turn, "reference"),
             speculative=lambda: retrieve(turn.query, param),
             resolved=lambda resolution: self._retrieve_resolved(resolution, param, retrieve),
             on_error=error,
+            on_decision=decided,
         )
-        return replace(resolution, elapsed_ms=(time.perf_counter() - started) * 1000), result
 
     # ---- LightRAG's query entry points ----------------------------------------
 

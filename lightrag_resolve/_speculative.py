@@ -58,11 +58,14 @@ async def search_beside_check(
     speculative: Callable[[], Awaitable[T]],
     resolved: Callable[[Resolution], Awaitable[T]],
     on_error: Resolution,
+    on_decision: Callable[[Resolution], None] = lambda resolution: None,
 ) -> tuple[Resolution, T]:
     """Run ``check`` beside ``speculative()``; retrieve again only when the check resolved.
 
     ``resolved(resolution)`` runs the second retrieval, on the enriched text.
     ``on_error`` is the resolution used if the check itself raises.
+    ``on_decision`` hears the decision as soon as the check gives it, before
+    the retrieval that follows (which may still fail).
     """
     gate = asyncio.Event()
     traced = start_retrieval_span("speculative")
@@ -81,6 +84,7 @@ async def search_beside_check(
         except Exception:
             logger.warning("the reference check raised; using the speculative search", exc_info=True)
             resolution = on_error
+        on_decision(resolution)
         if resolution.changed:
             await _settle(branch)
             traced.set("outcome", outcome)

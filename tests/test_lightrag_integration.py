@@ -270,3 +270,11 @@ async def test_unknown_mode_gets_lightrags_own_answer_and_no_resolver_call(make_
     assert result["status"] == "failure" and "Unknown mode" in result["message"]
     assert result["metadata"]["resolution"]["fallback_reason"] == "unsupported_mode"
     assert llm.roles() == []
+
+
+async def test_the_decision_is_reported_before_a_retrieval_that_fails(make_rag):
+    seen = []
+    rag = await make_rag(scripted(keywords="NONE"), resolver=ResolverConfig(on_resolution=seen.append))
+    with pytest.raises(RAGQueryTooShortError):
+        await rag.aquery_data("OK", param("mix"))
+    assert [r.fallback_reason for r in seen] == ["empty"]
