@@ -49,21 +49,27 @@ def _found(result: dict[str, Any], seconds: float) -> Retrieval:
     return Retrieval(documents=tuple(documents), entities=entities, seconds=seconds)
 
 
-async def _retrieve(rag: ResolvingLightRAG, query: str, param: QueryParam, resolve: bool) -> tuple[Retrieval, dict[str, Any]]:
+async def _retrieve(rag: ResolvingLightRAG, query: str, param: QueryParam, resolve: bool) -> Retrieval:
     started = time.perf_counter()
     try:
         result = await rag.aquery_data(query, param, resolve=resolve)
     except Exception as exc:  # LightRAG's own refusal (e.g. "OK" is too short) is part of the story
-        return Retrieval(documents=(), entities=(), seconds=time.perf_counter() - started, error=str(exc)), {}
-    return _found(result, time.perf_counter() - started), result
+        return Retrieval(documents=(), entities=(), seconds=time.perf_counter() - started, error=str(exc))
+    return _found(result, time.perf_counter() - started)
 
 
-async def play_turn(rag: ResolvingLightRAG, item: dict[str, Any], *, default_mode: str = "mix") -> TurnReport:
-    """Retrieve for ``item`` without and with resolution."""
+async def play_turn(
+    rag: ResolvingLightRAG, item: dict[str, Any], decisions: list[Resolution], *, default_mode: str = "mix"
+) -> TurnReport:
+    """Retrieve for ``item`` without and with resolution.
+
+    ``decisions`` is the list the instance's ``on_resolution`` hook appends to:
+    it holds the resolution even when the resolved retrieval is refused.
+    """
     mode = item.get("mode") or default_mode
     param = QueryParam(mode=mode, conversation_history=list(item.get("history") or []), enable_rerank=False)
-    raw, _ = await _retrieve(rag, item["query"], param, resolve=False)
-    resolved, result = await _retrieve(rag, item["query"], param, resolve=True)
-    data = (result.get("metadata") or {}).get("resolution")
-    resolution = Resolution(**{k: v for k, v in data.items() if k != "changed"}) if data else None
+    raw = await _retrieve(rag, item["query"], param, resolve=False)
+    decisions.clear()
+    resolved = await _retrieve(rag, item["query"], param, resolve=True)
+    resolution = decisions[-1] if decisions else None
     return TurnReport(item=item, mode=mode, resolution=resolution, raw=raw, resolved=resolved)

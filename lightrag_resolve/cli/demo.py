@@ -1,0 +1,161 @@
+"""``lightrag-resolve demo``: watch the resolver work on a real knowledge graph, offline.
+
+Plays scripted conversations from the bundled bilingual sample (every turn
+class: first turns, short replies, references, questions that name their
+subject, ambiguous references) and prints, turn by turn, the decision and what
+retrieval found without and with it. ``--interactive`` lets you type turns.
+Runs on the local model of the ``local`` extra, or on any OpenAI-compatible
+server with ``--llm-base-url``/``--model`` (or ``OPENAI_BASE_URL``/``OPENAI_MODEL``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import os
+import sys
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+NAME = "demo"
+HELP = "play scripted conversations over the bundled sample graph, with and without resolution"
+
+# One or two of every turn class, in both languages: about two minutes on the local model.
+DEFAULT_ITEMS = (
+    "fr-first-01",
+    "fr-short-02",
+    "en-short-04",
+    "en-short-03",
+    "en-ref-01",
+    "fr-ref-01",
+    "fr-keep-01",
+    "en-amb-01",
+)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--all", action="store_true", help="play every scripted conversation (48; slow on a CPU)")
+    parser.add_argument("--items", help="comma-separated item ids to play instead of the default selection")
+    parser.add_argument("--interactive", action="store_true", help="type your own turns after the scripted ones")
+    parser.add_argument("--no-script", action="store_true", help="skip the scripted turns (with --interactive)")
+    parser.add_argument("--llm-base-url", default=os.environ.get("OPENAI_BASE_URL"), help="an OpenAI-compatible server")
+    parser.add_argument("--model", default=os.environ.get("OPENAI_MODEL"), help="the model on that server")
+    parser.add_argument("--top", type=int, default=3, help="retrieved documents shown per turn (default 3)")
+    parser.add_argument("--cache-dir", type=Path, help="where the embedded sample is kept (default ~/.cache/lightrag-resolve)")
+    parser.add_argument("--verbose", action="store_true", help="show LightRAG's own log lines")
+
+
+def _select(items: list[dict[str, Any]], args: argparse.Namespace) -> list[dict[str, Any]]:
+    if args.no_script:
+        return []
+    if args.all:
+        return items
+    wanted = [i.strip() for i in args.items.split(",")] if args.items else list(DEFAULT_ITEMS)
+    by_id = {item["id"]: item for item in items}
+    missing = [i for i in wanted if i not in by_id]
+    if missing:
+        raise ValueError(f"unknown item id(s): {', '.join(missing)} (see lightrag_resolve/sample/items.jsonl)")
+    return [by_id[i] for i in wanted]
+
+
+def _models(args: argparse.Namespace) -> Any:
+    from lightrag_resolve.eval import load_local_models, openai_compatible_llm
+
+    if args.llm_base_url or args.model:
+        if not args.model:
+            raise ValueError("--llm-base-url needs --model (or OPENAI_MODEL)")
+        llm = openai_compatible_llm(args.model, base_url=args.llm_base_url)
+        return load_local_models(llm=llm, llm_name=args.model)
+    return load_local_models()
+
+
+async def _interactive(rag: Any, decisions: list, top: int) -> None:
+    from lightrag import QueryParam
+
+    from lightrag_resolve.demo import play_turn, render_turn
+
+    history: list[dict[str, str]] = []
+    print("\nType a visitor message. /assistant TEXT adds an assistant message, /reset clears, /quit ends.")
+    loop = asyncio.get_running_loop()
+    turn = 0
+    while True:
+        line = await loop.run_in_executor(None, sys.stdin.readline)
+        if not line or line.strip() == "/quit":
+            return
+        text = line.strip()
+        if not text:
+            continue
+        if text == "/reset":
+            history.clear()
+            print("(history cleared)")
+            continue
+        if text.startswith("/assistant "):
+            history.append({"role": "assistant", "content": text[len("/assistant ") :]})
+            continue
+        turn += 1
+        item = {"id": f"you-{turn}", "turn_class": "typed", "history": list(history), "query": text}
+        report = await play_turn(rag, item, decisions)
+        print(render_turn(report, index=turn, total=turn, top=top))
+        resolution = report.resolution
+        param = QueryParam(mode="mix", conversation_history=list(history), enable_rerank=False)
+        if resolution is not None and resolution.changed:
+            param = replace(param, ll_keywords=list(resolution.ll_keywords), hl_keywords=list(resolution.hl_keywords))
+            query = resolution.query
+        else:
+            query = text
+        print("  (writing the answer…)")
+        answer = await rag.aquery(query, param, resolve=False)
+        print(f"  assistant: {answer}\n")
+        history += [{"role": "user", "content": text}, {"role": "assistant", "content": str(answer)}]
+
+
+async def _run(args: argparse.Namespace) -> int:
+    from lightrag_resolve import ResolverConfig
+    from lightrag_resolve.demo import open_sample_index, play_turn, render_summary, render_turn
+    from lightrag_resolve.sample import COMPANY_NAME, load_items
+
+    items = _select(load_items(), args)
+    models = _models(args)
+    decisions: list = []
+    print(f"Model: {models.llm_name} · embedding: {models.embedding.model_name} · sample company: {COMPANY_NAME}")
+    rag = await open_sample_index(
+        llm=models.llm,
+        llm_name=models.llm_name,
+        embedding=models.embedding,
+        tokenizer=models.tokenizer,
+        root=args.cache_dir,
+        resolver=ResolverConfig(company_name=COMPANY_NAME, on_resolution=decisions.append),
+    )
+    try:
+        reports = []
+        for index, item in enumerate(items, start=1):
+            report = await play_turn(rag, item, decisions)
+            reports.append(report)
+            print(render_turn(report, index=index, total=len(items), top=args.top), flush=True)
+        if reports:
+            print("\n" + render_summary(reports, top=args.top))
+        if args.interactive:
+            await _interactive(rag, decisions, args.top)
+    finally:
+        await rag.finalize_storages()
+    return 0
+
+
+def run(args: argparse.Namespace) -> int:
+    if not args.verbose:
+        logging.getLogger("lightrag").setLevel(logging.WARNING)
+        logging.getLogger("nano-vectordb").setLevel(logging.WARNING)
+    try:
+        return asyncio.run(_run(args))
+    except ValueError as exc:
+        print(f"lightrag-resolve demo: {exc}", file=sys.stderr)
+        return 2
+    except Exception as exc:
+        from lightrag_resolve.eval import ModelUnavailableError
+
+        if isinstance(exc, ModelUnavailableError):
+            print(f"lightrag-resolve demo: {exc}", file=sys.stderr)
+            return 2
+        raise

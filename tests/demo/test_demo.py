@@ -1,0 +1,73 @@
+"""The demo command on the bundled sample, with a scripted LLM (a fake) and the test embedding."""
+
+from __future__ import annotations
+
+import io
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent.parent))
+
+from fakes import ScriptedLLM, hashed_trigram_embedding, keyword_json, offline_tokenizer  # noqa: E402
+from lightrag_resolve.cli import demo, main  # noqa: E402
+from lightrag_resolve.eval import Models  # noqa: E402
+
+
+@pytest.fixture
+def fake_models(monkeypatch):
+    llm = ScriptedLLM(
+        replies={
+            "keywords": keyword_json(["Santé", "Cerclia"], ["secteur santé"]),
+            "reference": "RESOLVE: Kadoro",
+            "lightrag_keywords": keyword_json(["retailers"], ["retail"]),
+        }
+    )
+    models = Models(llm=llm, embedding=hashed_trigram_embedding(), tokenizer=offline_tokenizer(), llm_name="scripted-fake")
+    monkeypatch.setattr(demo, "_models", lambda args: models)
+    return llm
+
+
+def test_demo_plays_scripted_turns_and_reuses_its_index(fake_models, tmp_path, capsys):
+    assert main(["demo", "--items", "en-short-01,en-ref-01,fr-first-01", "--cache-dir", str(tmp_path)]) == 0
+    out, err = capsys.readouterr()
+    assert "Building the sample index" in err and "embedding the sample graph" in err
+    assert "1/3 · en-short-01 · short_reply" in out and "visitor: Santé" in out
+    assert "path=keywords" in out and "ll=['Santé', 'Cerclia']" in out
+    assert "path=reference  decision=resolve" in out and "retrieval text: 'Which retailers already run it? — Kadoro'" in out
+    assert "path=first_turn" in out
+    assert out.count("without:") == 3 and out.count("with:") == 3
+    assert "3 turns, 2 resolved." in out
+    assert main(["demo", "--items", "en-short-01", "--cache-dir", str(tmp_path)]) == 0
+    assert "Building the sample index" not in capsys.readouterr().err
+
+
+def test_demo_interactive_answers_from_the_resolved_turn(fake_models, tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(sys, "stdin", io.StringIO("/assistant Quel secteur : Santé ou BTP ?\nSanté\n/quit\n"))
+    assert main(["demo", "--no-script", "--interactive", "--cache-dir", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "visitor: Santé" in out and "path=keywords" in out
+    assert "assistant: An answer from the context." in out
+    answer_call = [c for c in fake_models.calls if c.role == "answer"][-1]
+    assert "Cerclia" in answer_call.system_prompt  # the answer was written from the resolved retrieval
+
+
+def test_demo_rejects_unknown_items(fake_models, tmp_path, capsys):
+    assert main(["demo", "--items", "nope", "--cache-dir", str(tmp_path)]) == 2
+    assert "unknown item id(s): nope" in capsys.readouterr().err
+
+
+def test_demo_without_the_local_extra_names_the_install(tmp_path, capsys, monkeypatch):
+    import importlib
+
+    real = importlib.import_module
+
+    def missing_local(name, *args, **kwargs):
+        if name == "lightrag_resolve.local":
+            raise ImportError("No module named 'llama_cpp'")
+        return real(name, *args, **kwargs)
+
+    monkeypatch.setattr(importlib, "import_module", missing_local)
+    assert main(["demo", "--cache-dir", str(tmp_path)]) == 2
+    assert "lightrag-resolve[local]" in capsys.readouterr().err
