@@ -4,14 +4,19 @@
 for the resolver, or for LightRAG itself (``llm_model_func``). It is a plain
 function, not an object holding the client as a field, because LightRAG
 deep-copies its dataclass fields on every query and a function is copied by
-reference. The text it returns is a ``CompletionText``: a ``str`` that also
-carries the token usage the endpoint reported, which the resolver's spans
-record (see ``lightrag_resolve._tracing``).
+reference. Its HTTP client is created on first use in each event loop and
+process: a client's connections belong to the loop that opened them, and a
+gunicorn worker forked after preloading must not share its parent's. The text
+it returns is a ``CompletionText``: a ``str`` that also carries the token usage
+the endpoint reported, which the resolver's spans record (see
+``lightrag_resolve._tracing``).
 """
 
 from __future__ import annotations
 
+import asyncio
 import os
+import weakref
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
@@ -87,14 +92,17 @@ def openai_llm(
     *,
     max_retries: int = 0,
     timeout: float | None = None,
+    temperature: float | None = None,
 ) -> Callable[..., Awaitable[str]]:
     """An LLM function calling ``model`` on an OpenAI-compatible endpoint.
 
     ``base_url`` defaults to ``OPENAI_BASE_URL`` (else OpenAI's API) and
     ``api_key`` to ``OPENAI_API_KEY``; a custom endpoint may run without a
     key. ``max_retries`` is 0 because the resolver's contract is one call and
-    no retry (SPEC §5.3); raise it for answer generation. The function has
-    ``model_name`` and ``provider_name`` attributes, which the resolver reads.
+    no retry (SPEC §5.3); raise it for answer generation. ``temperature`` is
+    sent with every call that does not pass its own. The function has
+    ``model_name``, ``provider_name`` and ``base_url`` attributes; the
+    resolver reads the first two.
     Raises ``ValueError`` when no key is available for OpenAI's own API.
     """
     from openai import AsyncOpenAI
@@ -107,15 +115,27 @@ def openai_llm(
         if base_url is None:
             raise ValueError("no API key: set OPENAI_API_KEY, or point OPENAI_BASE_URL at a compatible server")
         api_key = "not-needed"  # local servers (llama.cpp, vLLM, Ollama) ignore it, the client requires one
-    client = AsyncOpenAI(api_key=api_key, base_url=base_url, max_retries=max_retries, timeout=timeout)
+    clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, tuple[int, AsyncOpenAI]] = (
+        weakref.WeakKeyDictionary()
+    )
+
+    def client() -> AsyncOpenAI:
+        loop, pid = asyncio.get_running_loop(), os.getpid()
+        made = clients.get(loop)
+        if made is None or made[0] != pid:
+            made = pid, AsyncOpenAI(api_key=api_key, base_url=base_url, max_retries=max_retries, timeout=timeout)
+            clients[loop] = made
+        return made[1]
 
     async def complete(
         prompt: str, system_prompt: str | None = None, history_messages: Any = None, **kwargs: Any
     ) -> str:
         options = {key: value for key, value in kwargs.items() if key in _FORWARDED and value is not None}
+        if temperature is not None:
+            options.setdefault("temperature", temperature)
         if kwargs.get("keyword_extraction") and "response_format" not in options:
             options["response_format"] = {"type": "json_object"}
-        response = await client.chat.completions.create(
+        response = await client().chat.completions.create(
             model=model, messages=_messages(prompt, system_prompt, history_messages), **options
         )
         content = response.choices[0].message.content if response.choices else None
@@ -123,5 +143,5 @@ def openai_llm(
 
     complete.model_name = model  # type: ignore[attr-defined]
     complete.provider_name = _provider(base_url)  # type: ignore[attr-defined]
-    complete.client = client  # type: ignore[attr-defined]
+    complete.base_url = base_url  # type: ignore[attr-defined]
     return complete

@@ -17,3 +17,11 @@ def test_public_names_point_at_public_objects():
         assert value is not None
         module = getattr(value, "__module__", "lightrag_resolve")
         assert module.startswith("lightrag_resolve") or name in {"Decision", "FallbackReason", "Path", "RejectedReason"}
+
+
+def test_the_server_namespace_is_exactly_its_all():
+    from lightrag_resolve import server
+
+    assert server.__all__ == sorted(server.__all__)
+    public = {name for name in vars(server) if not name.startswith("_")}
+    assert public - {"annotations", "os", "Any"} == set(server.__all__)

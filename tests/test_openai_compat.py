@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import copy
+import os
 import sys
 from pathlib import Path
 
@@ -85,3 +87,41 @@ async def test_the_resolver_span_gets_usage_and_model_through_the_adapter():
     assert span.attributes["gen_ai.usage.input_tokens"] == 42
     assert span.attributes["gen_ai.usage.output_tokens"] == 7
     assert span.attributes["gen_ai.request.model"] == "tiny-model"
+
+
+async def _ask_twice(llm) -> None:
+    await llm("one")
+    await llm("two")
+
+
+def test_each_event_loop_and_each_process_gets_its_own_client(monkeypatch):
+    made: list[openai.AsyncOpenAI] = []
+
+    class RecordedClient(openai.AsyncOpenAI):
+        def __init__(self, **kwargs):
+            super().__init__(**kwargs)
+            made.append(self)
+
+    monkeypatch.setattr(openai, "AsyncOpenAI", RecordedClient)
+    with fake_chat_server({"answer": "ok"}) as server:
+        llm = openai_llm("m", base_url=server.base_url)
+        assert made == []  # created on first use, so a preloading parent opens nothing
+        asyncio.run(_ask_twice(llm))
+        asyncio.run(_ask_twice(llm))  # a second loop (a forked worker runs its own)
+        assert len(made) == 2
+
+        async def after_fork() -> None:
+            await llm("parent")
+            monkeypatch.setattr(os, "getpid", lambda: -1)  # the same loop, seen from a forked child
+            await llm("child")
+
+        asyncio.run(after_fork())
+    assert len(made) == 4 and len(server.requests) == 6
+
+
+async def test_a_default_temperature_yields_to_the_callers():
+    with fake_chat_server({"answer": "ok"}) as server:
+        llm = openai_llm("m", base_url=server.base_url, temperature=0)
+        await llm("default")
+        await llm("own", temperature=0.7)
+    assert [r["body"]["temperature"] for r in server.requests] == [0, 0.7]

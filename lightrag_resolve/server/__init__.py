@@ -12,11 +12,9 @@ import os
 from typing import Any
 
 from ._env import ENV_VARIABLES, ResolverEnvError, resolver_config_from_env
-from ._openai_llm import OpenAICompatibleLLM
 
 __all__ = [
     "ENV_VARIABLES",
-    "OpenAICompatibleLLM",
     "ResolverEnvError",
     "get_application",
     "resolver_config_from_env",

@@ -32,11 +32,11 @@ variable                           meaning (default)
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from .._config import ResolverConfig
-from ._openai_llm import OpenAICompatibleLLM
+from ..openai_compat import openai_llm
 
 __all__ = ["ENV_VARIABLES", "ResolverEnvError", "resolver_config_from_env"]
 
@@ -61,6 +61,9 @@ ENV_VARIABLES: tuple[str, ...] = tuple(
     )
 )
 """Every variable ``resolver_config_from_env`` reads; any other ``RESOLVER_*`` is a typo."""
+
+_BACKSTOP_TIMEOUT = 60.0
+"""Seconds a dedicated endpoint's HTTP client waits; the resolver's own timeout is shorter."""
 
 _TRUE = frozenset({"1", "true", "yes", "on"})
 _FALSE = frozenset({"0", "false", "no", "off"})
@@ -99,8 +102,13 @@ def _seconds(name: str, value: str) -> float:
     return number
 
 
-def _endpoint(prefix: str, values: Mapping[str, str]) -> OpenAICompatibleLLM | None:
-    """A dedicated OpenAI-compatible LLM, or ``None`` to use LightRAG's own binding."""
+def _endpoint(prefix: str, values: Mapping[str, str]) -> Callable[..., Awaitable[str]] | None:
+    """A dedicated OpenAI-compatible LLM, or ``None`` to use LightRAG's own binding.
+
+    One call, no retry, at temperature 0: the resolver bounds the call with its
+    own timeout and falls back on any failure (SPEC §6), so a retry would only
+    spend that budget.
+    """
     base_url, model, api_key = (values.get(f"{prefix}_{part}") for part in _ENDPOINT_PARTS)
     if base_url is None:
         stray = [f"{prefix}_{part}" for part in ("MODEL", "API_KEY") if values.get(f"{prefix}_{part}") is not None]
@@ -114,7 +122,16 @@ def _endpoint(prefix: str, values: Mapping[str, str]) -> OpenAICompatibleLLM | N
         raise ResolverEnvError(f"{prefix}_BASE_URL must be an http(s) URL, got {base_url!r}")
     if model is None:
         raise ResolverEnvError(f"{prefix}_BASE_URL is set, so {prefix}_MODEL must name the model to call")
-    return OpenAICompatibleLLM(base_url=base_url, model_name=model, api_key=api_key)
+    return openai_llm(
+        model,
+        base_url,
+        # Without a key of its own the endpoint gets a placeholder, never
+        # OPENAI_API_KEY, which openai_llm would otherwise send to this host.
+        api_key or "not-needed",
+        max_retries=0,
+        timeout=_BACKSTOP_TIMEOUT,
+        temperature=0,
+    )
 
 
 def resolver_config_from_env(environ: Mapping[str, str]) -> ResolverConfig:
@@ -148,7 +165,7 @@ def resolver_config_from_env(environ: Mapping[str, str]) -> ResolverConfig:
     ):
         llm = _endpoint(prefix, values)
         if llm is not None:
-            fields[func_field], fields[model_field] = llm, llm.model_name
+            fields[func_field], fields[model_field] = llm, values[f"{prefix}_MODEL"]
     try:
         return ResolverConfig(**fields)
     except (TypeError, ValueError) as exc:  # a rule of ResolverConfig itself

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from openai_server import fake_chat_server
 
 from lightrag_resolve import ResolverConfig
-from lightrag_resolve.server import ENV_VARIABLES, OpenAICompatibleLLM, ResolverEnvError, resolver_config_from_env
+from lightrag_resolve.server import ENV_VARIABLES, ResolverEnvError, resolver_config_from_env
 
 
 def test_no_variables_give_the_library_defaults():
@@ -61,7 +62,8 @@ def test_a_dedicated_endpoint_becomes_the_resolver_llm_and_the_reference_follows
     config = resolver_config_from_env(
         {"RESOLVER_LLM_BASE_URL": "http://127.0.0.1:8000/v1", "RESOLVER_LLM_MODEL": "qwen2.5-1.5b", "RESOLVER_LLM_API_KEY": "k"}
     )
-    assert config.llm_func == OpenAICompatibleLLM(base_url="http://127.0.0.1:8000/v1", model_name="qwen2.5-1.5b", api_key="k")
+    llm = config.llm_func
+    assert (llm.base_url, llm.model_name, llm.provider_name) == ("http://127.0.0.1:8000/v1", "qwen2.5-1.5b", None)
     assert config.model_name == "qwen2.5-1.5b"
     assert config.reference_llm_func is None  # ResolvingLightRAG then uses the resolver's LLM
 
@@ -71,8 +73,18 @@ def test_the_reference_check_can_have_its_own_endpoint():
         {"RESOLVER_REFERENCE_LLM_BASE_URL": "https://llm.example/v1", "RESOLVER_REFERENCE_LLM_MODEL": "small"}
     )
     assert config.llm_func is None
-    assert config.reference_llm_func == OpenAICompatibleLLM(base_url="https://llm.example/v1", model_name="small")
+    assert (config.reference_llm_func.base_url, config.reference_llm_func.model_name) == ("https://llm.example/v1", "small")
     assert config.reference_model_name == "small"
+
+
+async def test_a_dedicated_endpoint_gets_its_own_key_or_none_never_openais(monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-lightrags-own")
+    with fake_chat_server({"answer": "ok"}) as server:
+        endpoint = {"RESOLVER_LLM_BASE_URL": server.base_url, "RESOLVER_LLM_MODEL": "small"}
+        await resolver_config_from_env(endpoint).llm_func("hello")
+        await resolver_config_from_env({**endpoint, "RESOLVER_LLM_API_KEY": "k"}).llm_func("hello")
+    assert [r["authorization"] for r in server.requests] == ["Bearer not-needed", "Bearer k"]
+    assert all(r["body"]["temperature"] == 0 for r in server.requests)  # one deterministic call
 
 
 @pytest.mark.parametrize(
