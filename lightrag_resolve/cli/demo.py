@@ -47,6 +47,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--verbose", action="store_true", help="show LightRAG's own log lines")
 
 
+class DemoInputError(ValueError):
+    """An option of the demo command that cannot be honoured."""
+
+
 def _select(items: list[dict[str, Any]], args: argparse.Namespace) -> list[dict[str, Any]]:
     if args.no_script:
         return []
@@ -56,7 +60,7 @@ def _select(items: list[dict[str, Any]], args: argparse.Namespace) -> list[dict[
     by_id = {item["id"]: item for item in items}
     missing = [i for i in wanted if i not in by_id]
     if missing:
-        raise ValueError(f"unknown item id(s): {', '.join(missing)} (see lightrag_resolve/sample/items.jsonl)")
+        raise DemoInputError(f"unknown item id(s): {', '.join(missing)} (see lightrag_resolve/sample/items.jsonl)")
     return [by_id[i] for i in wanted]
 
 
@@ -65,7 +69,7 @@ def _models(args: argparse.Namespace) -> Any:
 
     if args.llm_base_url or args.model:
         if not args.model:
-            raise ValueError("--llm-base-url needs --model (or OPENAI_MODEL)")
+            raise DemoInputError("--llm-base-url needs --model (or OPENAI_MODEL)")
         llm = openai_compatible_llm(args.model, base_url=args.llm_base_url)
         return load_local_models(llm=llm, llm_name=args.model)
     return load_local_models()
@@ -147,15 +151,10 @@ def run(args: argparse.Namespace) -> int:
     if not args.verbose:
         logging.getLogger("lightrag").setLevel(logging.WARNING)
         logging.getLogger("nano-vectordb").setLevel(logging.WARNING)
+    from lightrag_resolve.eval import ModelUnavailableError
+
     try:
         return asyncio.run(_run(args))
-    except ValueError as exc:
+    except (DemoInputError, ModelUnavailableError) as exc:
         print(f"lightrag-resolve demo: {exc}", file=sys.stderr)
         return 2
-    except Exception as exc:
-        from lightrag_resolve.eval import ModelUnavailableError
-
-        if isinstance(exc, ModelUnavailableError):
-            print(f"lightrag-resolve demo: {exc}", file=sys.stderr)
-            return 2
-        raise

@@ -69,9 +69,13 @@ async def open_sample_index(
     tokenizer: Tokenizer,
     root: Path | None = None,
     resolver: ResolverConfig | None = None,
-    stream: TextIO = sys.stderr,
+    stream: TextIO | None = None,
 ) -> ResolvingLightRAG:
-    """A ready ``ResolvingLightRAG`` over the bundled sample; embeds it on first use only."""
+    """A ready ``ResolvingLightRAG`` over the bundled sample; embeds it on first use only.
+
+    Progress goes to ``stream`` (default: the current ``sys.stderr``).
+    """
+    stream = stream if stream is not None else sys.stderr
     folder = _index_dir(root or cache_root(), embedding)
     fresh = not (folder / _DONE).exists()
     if fresh and folder.exists():
