@@ -16,6 +16,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Mapping, Protocol, Sequence
 
+from lightrag.utils import TruncatedResponse
+
 from ._errors import INSTALL_HINT, LocalModelError, ModelNotInstalledError
 from ._gguf import QWEN25_CODER_1_5B, SplitGGUF, assemble_gguf
 from ._request import ChatRequest, build_request
@@ -102,8 +104,9 @@ class LocalLLM:
     ) -> str:
         """The model's reply as plain text; JSON text when JSON output is requested.
 
-        ``stream=True`` is answered with the whole text at once, which
-        LightRAG accepts wherever it asks for a stream.
+        A reply cut at ``max_tokens`` is a ``lightrag.utils.TruncatedResponse``
+        (a ``str``), which LightRAG's cache does not store. ``stream=True`` is
+        answered with the whole text at once, which LightRAG accepts.
         """
         if self._model is None:
             raise LocalModelError(f"{self.model_name} is closed")
@@ -135,9 +138,13 @@ class LocalLLM:
             # llama.cpp reports a prompt longer than the context as ValueError.
             raise LocalModelError(f"{self.model_name} failed: {exc}") from exc
         choice = result["choices"][0]
-        if request.wants_json and choice.get("finish_reason") == "length":
-            logger.warning("%s: JSON output cut at max_tokens=%d", self.model_name, request.max_tokens)
-        return (choice["message"].get("content") or "").strip()
+        text = (choice["message"].get("content") or "").strip()
+        if choice.get("finish_reason") == "length":
+            if request.wants_json:
+                logger.warning("%s: JSON output cut at max_tokens=%d", self.model_name, request.max_tokens)
+            # LightRAG's cache skips a TruncatedResponse, so a larger budget later gets a fresh answer.
+            return TruncatedResponse(text)
+        return text
 
     def close(self) -> None:
         """Free the model; later calls raise ``LocalModelError``."""

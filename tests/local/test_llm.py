@@ -176,6 +176,15 @@ async def test_a_call_cancelled_while_queued_never_runs() -> None:
     assert [r["messages"][-1]["content"] for r in fake.requests] == ["first"]
 
 
+async def test_a_reply_cut_at_max_tokens_is_marked_truncated() -> None:
+    from lightrag.utils import is_truncated_response
+
+    llm = _llm(FakeChatModel(reply='{"a": [1, 2', finish_reason="length"))
+    reply = await llm("q", response_format={"type": "json_object"}, max_tokens=4)
+    assert reply == '{"a": [1, 2' and is_truncated_response(reply)
+    assert not is_truncated_response(await _llm(FakeChatModel())("q"))
+
+
 async def test_model_errors_become_local_model_errors() -> None:
     class ContextOverflow(FakeChatModel):
         def create_chat_completion(self, **kwargs: Any) -> dict[str, Any]:
