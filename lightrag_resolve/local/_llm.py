@@ -10,12 +10,14 @@ in that queue never runs; one already generating finishes, bounded by
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import os
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Mapping, Protocol, Sequence
 
+import json_repair  # a dependency of lightrag-hku, which parses its own JSON with it
 from lightrag.utils import TruncatedResponse
 
 from ._errors import INSTALL_HINT, LocalModelError, ModelNotInstalledError
@@ -40,6 +42,8 @@ class LocalLLM:
     as the resolver's ``llm_func``. Temperature defaults to 0 so answers are
     repeatable; ``max_tokens`` defaults to a small budget because the resolver
     asks for short outputs and every token costs tens of milliseconds on a CPU.
+    A mild ``repeat_penalty`` stops the loops greedy decoding falls into with
+    small models (a JSON list repeating one keyword until ``max_tokens``).
     """
 
     def __init__(
@@ -49,12 +53,22 @@ class LocalLLM:
         model_name: str,
         max_tokens: int = 256,
         temperature: float = 0.0,
+        repeat_penalty: float = 1.1,
     ) -> None:
         # Validate the defaults once, through the same path every call takes.
-        build_request("", None, None, {}, default_max_tokens=max_tokens, default_temperature=temperature)
+        build_request(
+            "",
+            None,
+            None,
+            {},
+            default_max_tokens=max_tokens,
+            default_temperature=temperature,
+            default_repeat_penalty=repeat_penalty,
+        )
         self.model_name = model_name
         self.max_tokens = max_tokens
         self.temperature = temperature
+        self.repeat_penalty = repeat_penalty
         self._model: ChatModel | None = model
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="lightrag-resolve-llm")
 
@@ -68,6 +82,7 @@ class LocalLLM:
         n_threads: int | None = None,
         max_tokens: int = 256,
         temperature: float = 0.0,
+        repeat_penalty: float = 1.1,
     ) -> LocalLLM:
         """Load a GGUF file, by default the packaged Qwen2.5-Coder-1.5B-Instruct.
 
@@ -93,7 +108,9 @@ class LocalLLM:
             )
         except (ValueError, RuntimeError) as exc:
             raise LocalModelError(f"llama.cpp could not load {path}: {exc}") from exc
-        return cls(llama, model_name=name, max_tokens=max_tokens, temperature=temperature)
+        return cls(
+            llama, model_name=name, max_tokens=max_tokens, temperature=temperature, repeat_penalty=repeat_penalty
+        )
 
     async def __call__(
         self,
@@ -105,7 +122,8 @@ class LocalLLM:
         """The model's reply as plain text; JSON text when JSON output is requested.
 
         A reply cut at ``max_tokens`` is a ``lightrag.utils.TruncatedResponse``
-        (a ``str``), which LightRAG's cache does not store. ``stream=True`` is
+        (a ``str``), which LightRAG's cache does not store; in JSON mode its
+        open strings and brackets are closed, so it still parses. ``stream=True`` is
         answered with the whole text at once, which LightRAG accepts.
         """
         if self._model is None:
@@ -117,6 +135,7 @@ class LocalLLM:
             kwargs,
             default_max_tokens=self.max_tokens,
             default_temperature=self.temperature,
+            default_repeat_penalty=self.repeat_penalty,
         )
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._executor, self._generate, request)
@@ -130,6 +149,7 @@ class LocalLLM:
                 messages=[dict(message) for message in request.messages],
                 max_tokens=request.max_tokens,
                 temperature=request.temperature,
+                repeat_penalty=request.repeat_penalty,
                 response_format=dict(request.response_format) if request.response_format else None,
                 stop=list(request.stop),
                 stream=False,
@@ -142,6 +162,7 @@ class LocalLLM:
         if choice.get("finish_reason") == "length":
             if request.wants_json:
                 logger.warning("%s: JSON output cut at max_tokens=%d", self.model_name, request.max_tokens)
+                text = _close_json(text)
             # LightRAG's cache skips a TruncatedResponse, so a larger budget later gets a fresh answer.
             return TruncatedResponse(text)
         return text
@@ -164,6 +185,16 @@ class LocalLLM:
 
     def __repr__(self) -> str:
         return f"LocalLLM(model_name={self.model_name!r}, max_tokens={self.max_tokens}, temperature={self.temperature})"
+
+
+def _close_json(text: str) -> str:
+    """Close the strings and brackets of JSON cut mid-way; the text itself when that fails."""
+    repaired = json_repair.repair_json(text)
+    try:
+        json.loads(repaired)
+    except (TypeError, ValueError):
+        return text
+    return repaired
 
 
 def _usable_cpus() -> int:

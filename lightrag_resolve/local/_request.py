@@ -27,6 +27,7 @@ class ChatRequest:
     messages: tuple[Mapping[str, str], ...]
     max_tokens: int
     temperature: float
+    repeat_penalty: float = 1.0
     response_format: Mapping[str, Any] | None = None
     stop: tuple[str, ...] = ()
 
@@ -43,12 +44,14 @@ def build_request(
     *,
     default_max_tokens: int,
     default_temperature: float,
+    default_repeat_penalty: float = 1.0,
 ) -> ChatRequest:
     """The request for one call; unknown ``kwargs`` are ignored on purpose.
 
-    ``max_tokens`` (or ``max_completion_tokens``) and ``temperature`` override
-    the defaults when given and not ``None``; ``response_format`` or the legacy
-    ``keyword_extraction=True`` select JSON output.
+    ``max_tokens`` (or ``max_completion_tokens``), ``temperature`` and
+    ``repeat_penalty`` override the defaults when given and not ``None``;
+    ``response_format`` or the legacy ``keyword_extraction=True`` select JSON
+    output.
     """
     messages: list[Mapping[str, str]] = []
     if system_prompt:
@@ -65,6 +68,9 @@ def build_request(
     temperature = _first_set(kwargs, "temperature", default=default_temperature)
     if isinstance(temperature, bool) or not isinstance(temperature, (int, float)) or temperature < 0:
         raise ValueError(f"temperature must be a non-negative number, got {temperature!r}")
+    repeat_penalty = _first_set(kwargs, "repeat_penalty", default=default_repeat_penalty)
+    if isinstance(repeat_penalty, bool) or not isinstance(repeat_penalty, (int, float)) or not repeat_penalty > 0:
+        raise ValueError(f"repeat_penalty must be a positive number, got {repeat_penalty!r}")
 
     response_format = _llama_response_format(kwargs.get("response_format"))
     if response_format is None and kwargs.get("keyword_extraction"):
@@ -76,6 +82,7 @@ def build_request(
         messages=tuple(messages),
         max_tokens=max_tokens,
         temperature=float(temperature),
+        repeat_penalty=float(repeat_penalty),
         response_format=response_format,
         stop=stops,
     )

@@ -54,6 +54,7 @@ async def test_returns_stripped_text_with_small_greedy_defaults() -> None:
     assert request["messages"] == [{"role": "user", "content": "Salut"}]
     assert request["max_tokens"] == 256
     assert request["temperature"] == 0.0
+    assert request["repeat_penalty"] == 1.1
     assert request["response_format"] is None
     assert request["stream"] is False
 
@@ -84,9 +85,13 @@ async def test_max_tokens_and_temperature_override_the_defaults() -> None:
     fake = FakeChatModel()
     llm = _llm(fake, max_tokens=64)
     await llm("q")
-    await llm("q", max_tokens=12, temperature=0.3)
+    await llm("q", max_tokens=12, temperature=0.3, repeat_penalty=1.0)
     await llm("q", max_tokens=None, max_completion_tokens=7)
-    assert [(r["max_tokens"], r["temperature"]) for r in fake.requests] == [(64, 0.0), (12, 0.3), (7, 0.0)]
+    assert [(r["max_tokens"], r["temperature"], r["repeat_penalty"]) for r in fake.requests] == [
+        (64, 0.0, 1.1),
+        (12, 0.3, 1.0),
+        (7, 0.0, 1.1),
+    ]
 
 
 @pytest.mark.parametrize("bad", [0, -1, 1.5, True, "10"])
@@ -98,6 +103,8 @@ async def test_a_bad_max_tokens_is_refused(bad: object) -> None:
 def test_bad_defaults_are_refused_at_construction() -> None:
     with pytest.raises(ValueError, match="temperature"):
         _llm(FakeChatModel(), temperature=-0.1)
+    with pytest.raises(ValueError, match="repeat_penalty"):
+        _llm(FakeChatModel(), repeat_penalty=0)
 
 
 @pytest.mark.parametrize(
@@ -179,10 +186,18 @@ async def test_a_call_cancelled_while_queued_never_runs() -> None:
 async def test_a_reply_cut_at_max_tokens_is_marked_truncated() -> None:
     from lightrag.utils import is_truncated_response
 
-    llm = _llm(FakeChatModel(reply='{"a": [1, 2', finish_reason="length"))
-    reply = await llm("q", response_format={"type": "json_object"}, max_tokens=4)
-    assert reply == '{"a": [1, 2' and is_truncated_response(reply)
+    text = await _llm(FakeChatModel(reply="Il était une", finish_reason="length"))("q", max_tokens=3)
+    assert text == "Il était une" and is_truncated_response(text)
     assert not is_truncated_response(await _llm(FakeChatModel())("q"))
+
+
+async def test_json_cut_at_max_tokens_is_closed_so_it_parses() -> None:
+    from lightrag.utils import is_truncated_response
+
+    llm = _llm(FakeChatModel(reply='{"high_level_keywords": ["santé", "modu', finish_reason="length"))
+    reply = await llm("q", response_format={"type": "json_object"}, max_tokens=12)
+    assert json.loads(reply) == {"high_level_keywords": ["santé", "modu"]}
+    assert is_truncated_response(reply)
 
 
 async def test_model_errors_become_local_model_errors() -> None:
