@@ -30,8 +30,9 @@ SYSTEM = (
 HISTORY = [
     (
         "user",
-        "Bonjour, je dirige une entreprise de taille moyenne et je cherche un logiciel pour gérer nos "
-        "activités. Quels secteurs couvrez-vous exactement, et avez-vous des références clients ?",
+        "Bonjour, je dirige une entreprise de taille moyenne, une quarantaine de salariés répartis sur deux "
+        "sites, et je cherche un logiciel pour gérer nos activités au quotidien. Quels secteurs couvrez-vous "
+        "exactement, et avez-vous des références clients dans la région lyonnaise ?",
     ),
     (
         "assistant",
@@ -41,7 +42,9 @@ HISTORY = [
         "suit les chantiers, les équipes et les achats de matériaux. Pour le commerce de détail, Pulse POS est "
         "un terminal de fidélité installé notamment chez Maison Ferrand et les Boulangeries Arnaud depuis 2025. "
         "Nous avons des bureaux à Lyon, Paris, Nantes et Montréal, et chaque offre peut être déployée sur site "
-        "ou dans notre cloud. Quel secteur vous intéresse ?",
+        "ou dans notre cloud. Les tarifs dépendent du nombre d'utilisateurs et des modules choisis ; une "
+        "démonstration gratuite d'une heure est possible pour chaque offre, en visioconférence ou dans l'un de "
+        "nos bureaux. Quel secteur vous intéresse ?",
     ),
 ]
 LAST_MESSAGE = "Santé"
@@ -55,15 +58,19 @@ PASSAGE = (
 )
 
 
-def _prompt() -> str:
+def _prompt(run: int) -> str:
+    """A resolver-sized prompt; ``run`` changes its start so no call reuses the last one's cache."""
     transcript = "\n".join(f"{role}: {text}" for role, text in HISTORY)
-    return f"Conversation:\n{transcript}\n\nVisitor's last message: {LAST_MESSAGE}\n\nSearch query:"
+    return (
+        f"Conversation {run + 1} of the day, on the website chat:\n{transcript}\n\n"
+        f"Visitor's last message: {LAST_MESSAGE}\n\nSearch query:"
+    )
 
 
 async def _time_calls(llm: LocalLLM, runs: int, system: str, **kwargs: object) -> tuple[list[float], str]:
-    prompt = _prompt()
     times, reply = [], ""
-    for _ in range(runs):
+    for run in range(runs):
+        prompt = _prompt(run)
         start = time.perf_counter()
         reply = await llm(prompt, system_prompt=system, **kwargs)
         times.append(time.perf_counter() - start)
@@ -71,7 +78,8 @@ async def _time_calls(llm: LocalLLM, runs: int, system: str, **kwargs: object) -
 
 
 async def main(runs: int, threads: int | None) -> None:
-    print(f"machine: {platform.machine()}, {len(os.sched_getaffinity(0))} usable CPUs, Python {platform.python_version()}")
+    print(f"machine: {platform.machine()}, {len(os.sched_getaffinity(0))} usable CPUs, Python {platform.python_version()}, "
+          f"load average {os.getloadavg()[0]:.1f}")
 
     cached = (cache_dir() / QWEN25_CODER_1_5B.filename).is_file()
     start = time.perf_counter()
@@ -83,7 +91,7 @@ async def main(runs: int, threads: int | None) -> None:
     llm = LocalLLM.load(n_threads=threads)
     print(f"LLM load ({llm.model_name}): {time.perf_counter() - start:.2f} s")
 
-    prompt = _prompt()
+    prompt = _prompt(0)
     n_tokens = len(llm._model.tokenize((SYSTEM + prompt).encode(), add_bos=False))  # type: ignore[union-attr]
     print(f"prompt: ~{n_tokens} tokens (system + user), temperature 0")
 
@@ -113,6 +121,7 @@ async def main(runs: int, threads: int | None) -> None:
     for _ in range(10):
         await embedding(["Quel module pour un hôpital ?"], context="query")
     print(f"embedding: {(time.perf_counter() - start) / 10 * 1000:.0f} ms per short query")
+    print(f"load average at the end: {os.getloadavg()[0]:.1f} (other processes share these CPUs)")
 
 
 if __name__ == "__main__":
