@@ -13,7 +13,7 @@ import hashlib
 import importlib.metadata
 import os
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Sequence
 
@@ -37,7 +37,7 @@ class SplitGGUF:
 
     name: str
     filename: str
-    parts: tuple[tuple[str, str], ...]
+    parts: tuple[tuple[str, str], ...] = field(repr=False)
     size: int
     sha256: str | None = None
     install_command: str = INSTALL_HINT
