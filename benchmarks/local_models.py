@@ -5,8 +5,9 @@ Run after ``bash scripts/install-local.sh``::
     python benchmarks/local_models.py [--runs 5] [--threads N]
 
 Prints model assembly and load times, the median latency of a ~400-token prompt
-answered in short text and in JSON mode, and the embedding's load time and
-passages per second. Uses only the public API of ``lightrag_resolve.local``.
+answered in short text and in JSON mode (each run's prompt differs from its start,
+so none reuses llama.cpp's cached prefix), the same prompt repeated (the cached
+floor), and the embedding's load time and passages per second. Uses only the public API of ``lightrag_resolve.local``.
 """
 
 from __future__ import annotations
@@ -67,10 +68,12 @@ def _prompt(run: int) -> str:
     )
 
 
-async def _time_calls(llm: LocalLLM, runs: int, system: str, **kwargs: object) -> tuple[list[float], str]:
+async def _time_calls(
+    llm: LocalLLM, runs: int, system: str, *, same_prompt: bool = False, **kwargs: object
+) -> tuple[list[float], str]:
     times, reply = [], ""
     for run in range(runs):
-        prompt = _prompt(run)
+        prompt = _prompt(0 if same_prompt else run)
         start = time.perf_counter()
         reply = await llm(prompt, system_prompt=system, **kwargs)
         times.append(time.perf_counter() - start)
@@ -105,6 +108,12 @@ async def main(runs: int, threads: int | None) -> None:
     json.loads(reply)
     print(f"JSON mode, max_tokens=64: median {statistics.median(times):.2f} s "
           f"(min {min(times):.2f}, max {max(times):.2f}, {runs} runs) -> {reply!r}")
+
+    # llama.cpp keeps the last prompt's state: a call whose prompt starts like the previous
+    # one only evaluates the new tail. This is the floor, reached when the same prompt repeats.
+    times, reply = await _time_calls(llm, runs, SYSTEM, same_prompt=True, max_tokens=32)
+    print(f"same prompt repeated (cached prefix), max_tokens=32: median {statistics.median(times):.2f} s "
+          f"(min {min(times):.2f}, max {max(times):.2f}, {runs} runs)")
     llm.close()
 
     start = time.perf_counter()
