@@ -1,0 +1,34 @@
+"""Everything a LightRAG instance needs to run on this machine alone."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lightrag.utils import EmbeddingFunc, Tokenizer
+
+from ._embedding import e5_embedding
+from ._llm import LocalLLM
+from ._tokenizer import offline_tokenizer
+
+__all__ = ["local_lightrag_kwargs"]
+
+
+def local_lightrag_kwargs(
+    *,
+    llm: LocalLLM | None = None,
+    embedding: EmbeddingFunc | None = None,
+    tokenizer: Tokenizer | None = None,
+) -> dict[str, Any]:
+    """Keyword arguments for ``LightRAG(...)`` with the local LLM, embedding and tokenizer.
+
+    Pieces not given are loaded with their defaults (the LLM's first load
+    assembles its 1.1 GB file). Pass a loaded ``llm`` to share one model
+    between several instances: it is the costly part.
+    """
+    llm = llm if llm is not None else LocalLLM.load()
+    return {
+        "llm_model_func": llm,
+        "llm_model_name": llm.model_name,
+        "embedding_func": embedding if embedding is not None else e5_embedding(),
+        "tokenizer": tokenizer if tokenizer is not None else offline_tokenizer(),
+    }
