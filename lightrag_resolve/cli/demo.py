@@ -22,7 +22,7 @@ from typing import Any
 NAME = "demo"
 HELP = "play scripted conversations over the bundled sample graph, with and without resolution"
 
-# One or two of every turn class, in both languages: about two minutes on the local model.
+# One or two of every turn class, in both languages: a few minutes on the local model on 2 CPUs.
 DEFAULT_ITEMS = (
     "fr-first-01",
     "fr-short-02",
@@ -43,8 +43,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--llm-base-url", default=os.environ.get("OPENAI_BASE_URL"), help="an OpenAI-compatible server")
     parser.add_argument("--model", default=os.environ.get("OPENAI_MODEL"), help="the model on that server")
     parser.add_argument("--top", type=int, default=3, help="retrieved documents shown per turn (default 3)")
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        help="seconds for each resolver call and the reference check (default: the library's 10 s and 2 s "
+        f"on a server, {LOCAL_TIMEOUT:.0f} s on the local model, which needs several seconds per call on a CPU)",
+    )
     parser.add_argument("--cache-dir", type=Path, help="where the embedded sample is kept (default ~/.cache/lightrag-resolve)")
     parser.add_argument("--verbose", action="store_true", help="show LightRAG's own log lines")
+
+
+LOCAL_TIMEOUT = 180.0
 
 
 class DemoInputError(ValueError):
@@ -123,14 +132,21 @@ async def _run(args: argparse.Namespace) -> int:
     items = _select(load_items(), args)
     models = _models(args)
     decisions: list = []
-    print(f"Model: {models.llm_name} · embedding: {models.embedding.model_name} · sample company: {COMPANY_NAME}")
+    local = not (args.llm_base_url or args.model)
+    timeout = args.timeout if args.timeout is not None else (LOCAL_TIMEOUT if local else None)
+    timeouts = {} if timeout is None else {"timeout": timeout, "reference_timeout": timeout}
+    config = ResolverConfig(company_name=COMPANY_NAME, on_resolution=decisions.append, **timeouts)
+    print(
+        f"Model: {models.llm_name} · embedding: {models.embedding.model_name} · sample company: {COMPANY_NAME} · "
+        f"resolver timeouts {config.timeout:.0f} s / reference {config.reference_timeout:.0f} s"
+    )
     rag = await open_sample_index(
         llm=models.llm,
         llm_name=models.llm_name,
         embedding=models.embedding,
         tokenizer=models.tokenizer,
         root=args.cache_dir,
-        resolver=ResolverConfig(company_name=COMPANY_NAME, on_resolution=decisions.append),
+        resolver=config,
     )
     try:
         reports = []
@@ -149,8 +165,8 @@ async def _run(args: argparse.Namespace) -> int:
 
 def run(args: argparse.Namespace) -> int:
     if not args.verbose:
-        logging.getLogger("lightrag").setLevel(logging.WARNING)
-        logging.getLogger("nano-vectordb").setLevel(logging.WARNING)
+        for name in ("lightrag", "nano-vectordb", "lightrag_resolve"):
+            logging.getLogger(name).setLevel(logging.WARNING)
     from lightrag_resolve.eval import ModelUnavailableError
 
     try:
