@@ -28,7 +28,6 @@ import os
 import statistics
 import time
 from collections import Counter, defaultdict
-from typing import Any
 
 from lightrag_resolve import Resolution, Resolver, ResolverConfig, Turn
 from lightrag_resolve.local import LocalLLM

@@ -6,7 +6,6 @@ from __future__ import annotations
 import logging
 import subprocess
 import sys
-import uuid
 from pathlib import Path
 from typing import Any
 
@@ -14,8 +13,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from fakes import ScriptedLLM, hashed_trigram_embedding, keyword_json, offline_tokenizer
-from kb import custom_kg
+from fakes import ScriptedLLM, keyword_json
 from lightrag import QueryParam
 
 from lightrag_resolve import Message, Resolution, Resolver, ResolverConfig, ResolvingLightRAG, Turn
@@ -146,28 +144,11 @@ def test_without_debug_nothing_about_fallbacks_is_emitted(caplog):
 
 
 @pytest.fixture
-async def logged_rag(tmp_path):
-    built: list[ResolvingLightRAG] = []
-
+def logged_rag(make_rag):
     async def build(llm: ScriptedLLM) -> ResolvingLightRAG:
-        rag = ResolvingLightRAG(
-            working_dir=str(tmp_path / uuid.uuid4().hex),
-            workspace=uuid.uuid4().hex,
-            llm_model_func=llm,
-            llm_model_name="scripted-fake",
-            embedding_func=hashed_trigram_embedding(),
-            tokenizer=offline_tokenizer(),
-            enable_llm_cache=False,
-            resolver=ResolverConfig(company_name="Helix"),
-        )
-        await rag.initialize_storages()
-        built.append(rag)
-        await rag.ainsert_custom_kg(custom_kg())
-        return rag
+        return await make_rag(llm, resolver=ResolverConfig(company_name="Helix"))
 
-    yield build
-    for rag in built:
-        await rag.finalize_storages()
+    return build
 
 
 HISTORY_DICTS = [{"role": message.role, "content": message.content} for message in HISTORY]

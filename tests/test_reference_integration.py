@@ -6,7 +6,6 @@ import asyncio
 
 import pytest
 from hypothesis import given, settings
-from hypothesis import strategies as st
 from lightrag import LightRAG, QueryParam
 
 from fakes import ScriptedLLM, keyword_json

@@ -11,7 +11,6 @@ import asyncio
 import subprocess
 import sys
 import textwrap
-import uuid
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -24,8 +23,7 @@ from opentelemetry.trace import StatusCode
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from fakes import ScriptedLLM, hashed_trigram_embedding, keyword_json, offline_tokenizer
-from kb import custom_kg
+from fakes import ScriptedLLM, keyword_json
 from lightrag import QueryParam
 
 from lightrag_resolve import Message, Resolution, Resolver, ResolverConfig, ResolvingLightRAG, Turn
@@ -481,29 +479,13 @@ def test_the_global_provider_is_used_when_none_is_configured(tmp_path):
 
 
 @pytest.fixture
-async def traced_rag(tmp_path, traced):
-    built: list[ResolvingLightRAG] = []
-
+def traced_rag(make_rag, traced):
     async def build(llm: ScriptedLLM, **config: Any) -> ResolvingLightRAG:
-        rag = ResolvingLightRAG(
-            working_dir=str(tmp_path / uuid.uuid4().hex),
-            workspace=uuid.uuid4().hex,
-            llm_model_func=llm,
-            llm_model_name="scripted-fake",
-            embedding_func=hashed_trigram_embedding(),
-            tokenizer=offline_tokenizer(),
-            enable_llm_cache=False,
-            resolver=traced.config(**config),
-        )
-        await rag.initialize_storages()
-        built.append(rag)
-        await rag.ainsert_custom_kg(custom_kg())
+        rag = await make_rag(llm, resolver=traced.config(**config))
         traced.exporter.clear()
         return rag
 
-    yield build
-    for rag in built:
-        await rag.finalize_storages()
+    return build
 
 
 def conversation() -> list[dict[str, str]]:
