@@ -6,6 +6,8 @@ import os
 from dataclasses import dataclass
 from typing import Any, Awaitable, Callable, Protocol
 
+from ._resolution import Resolution
+
 __all__ = ["LLMFunc", "ResolverConfig"]
 
 
@@ -47,7 +49,7 @@ class ResolverConfig:
     reference_model_name: str | None = None
     reference_timeout: float = 2.0
     capture_content: bool | None = None
-    on_resolution: Callable[[Any], None] | None = None
+    on_resolution: Callable[[Resolution], None] | None = None
     tracer_provider: Any = None
 
     def __post_init__(self) -> None:
