@@ -8,12 +8,19 @@ model of the ``local`` extra; a dataset that is not present is skipped with a
 note. Each dataset gets ``report.md``, ``results.json`` and ``chart.png`` in
 ``<out>/<dataset>/``, and ``<out>/README.md`` links them.
 
+The resolver's timeouts default to 180 s for both its calls (``--resolver-timeout``,
+``--reference-timeout``), not the library's 10 s and 2 s: a 1.5B model on a
+few CPU cores takes 7-40 s a call, so the library's defaults would measure
+timeouts rather than resolution. The printed header, the reports and the
+index say which timeouts were used.
+
 Usage::
 
     pip install -e '.[eval,local]'
     python benchmarks/eval_report.py                 # both datasets, 2 runs
     python benchmarks/eval_report.py --limit 60      # a seeded 60-item subset of each
     python benchmarks/eval_report.py --datasets mtrag --limit 100 --runs 3
+    python benchmarks/eval_report.py --sample-limit 16 --mtrag-limit 30   # a limit per dataset
 
 Interrupted runs resume from ``results.json``; ``--fresh`` starts over.
 """
@@ -23,10 +30,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import re
 import sys
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
+from lightrag_resolve import ResolverConfig
 from lightrag_resolve.eval import (
     ARM_NAMES,
     EvalConfig,
@@ -41,6 +51,8 @@ from lightrag_resolve.eval import (
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_MTRAG = ROOT.parent / "shared" / "data" / "mtrag"
 DEFAULT_OUT = ROOT / "benchmarks" / "results" / "eval"
+# Generous on purpose: the local model takes 7-8 s a call on a quiet 2-core machine and 11-40 s on a busy one.
+LOCAL_TIMEOUT = 180.0
 
 
 def _sample_folder() -> Path | None:
@@ -57,11 +69,19 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--sample", type=Path, default=None, help="sample folder (default: the bundled one)")
     parser.add_argument("--mtrag", type=Path, default=DEFAULT_MTRAG, help=f"MTRAG cut folder (default: {DEFAULT_MTRAG})")
     parser.add_argument("--limit", type=int, default=None, help="a seeded sample of at most this many items per dataset")
+    parser.add_argument("--sample-limit", type=int, default=None, help="the sample's own --limit")
+    parser.add_argument("--mtrag-limit", type=int, default=None, help="the MTRAG cut's own --limit")
     parser.add_argument("--runs", type=int, default=2, help="runs per item and arm (default: 2)")
     parser.add_argument("--arms", default=",".join(ARM_NAMES), help="comma-separated arms")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--resolver-timeout", type=float, default=LOCAL_TIMEOUT, metavar="SECONDS",
+                        help=f"resolver timeout for short replies (default: {LOCAL_TIMEOUT:g}; the library's is 10)")
+    parser.add_argument("--reference-timeout", type=float, default=LOCAL_TIMEOUT, metavar="SECONDS",
+                        help=f"resolver timeout for the reference check (default: {LOCAL_TIMEOUT:g}; the library's is 2)")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help=f"output folder (default: {DEFAULT_OUT})")
     parser.add_argument("--fresh", action="store_true", help="ignore earlier results")
+    parser.add_argument("--report-only", action="store_true",
+                        help="run nothing: write the reports from the results already there (a partial run says so)")
     parser.add_argument("--no-progress", action="store_true")
     return parser.parse_args(argv)
 
@@ -75,35 +95,57 @@ def _folders(args: argparse.Namespace) -> dict[str, Path | None]:
     return {name: known[name] for name in wanted}
 
 
-def _index(outcomes: dict[str, EvalOutcome], out: Path) -> str:
-    lines = ["# Retrieval evaluation reports", ""]
+def _timeouts(resolver: ResolverConfig) -> str:
+    return (f"resolver timeouts {resolver.timeout:g} s (short replies) and {resolver.reference_timeout:g} s "
+            "(reference check); the library's defaults, 10 s and 2 s, are meant for a hosted model")
+
+
+def _index(outcomes: dict[str, EvalOutcome], out: Path, resolver: ResolverConfig, llm_name: str | None) -> str:
+    """The index: a line per dataset run now, and the earlier lines of datasets not run this time."""
+    entries: dict[str, str] = {}
+    try:
+        earlier = (out / "README.md").read_text(encoding="utf-8").splitlines()
+    except OSError:
+        earlier = []
+    for line in earlier:
+        match = re.match(r"- \[([^\]]+)\]\(", line)
+        if match and match.group(1) not in outcomes:
+            entries[match.group(1)] = line
     for name, outcome in outcomes.items():
         rows = {row.arm: row for row in outcome.summary.rows if row.turn_class == "all"}
         pooled = ", ".join(f"{arm} {row.hit_rate:.2f}" for arm, row in rows.items())
-        lines.append(f"- [{name}]({outcome.report_path.relative_to(out).as_posix()}): "
-                     f"{len(outcome.summary.rows)} rows; pooled hit rate {pooled} (read the per-class tables)")
+        items = max((row.items for row in rows.values()), default=0)
+        partial = f"**partial** ({outcome.missing} turns not run); " if outcome.missing else ""
+        entries[name] = (f"- [{name}]({outcome.report_path.relative_to(out).as_posix()}): {items} items; {partial}"
+                         f"pooled hit rate {pooled} (read the per-class tables); LLM `{llm_name or 'unnamed'}`, "
+                         f"{_timeouts(resolver)}")
+    lines = ["# Retrieval evaluation reports", "", *entries.values()]
     return "\n".join(lines) + "\n"
 
 
 async def run_reports(args: argparse.Namespace, models: Models) -> dict[str, EvalOutcome]:
     """Evaluate each available dataset in turn with the same models."""
     outcomes: dict[str, EvalOutcome] = {}
+    resolver = ResolverConfig(timeout=args.resolver_timeout, reference_timeout=args.reference_timeout)
     config = EvalConfig(arms=tuple(a.strip() for a in args.arms.split(",") if a.strip()), runs=args.runs,
-                        limit=args.limit, seed=args.seed)
+                        limit=args.limit, seed=args.seed, resolver=resolver)
+    print(f"LLM: {models.llm_name or 'unnamed'}; {_timeouts(resolver)}")
     for name, folder in _folders(args).items():
         if folder is None or not folder.is_dir():
             print(f"skipping {name}: no dataset at {folder}", file=sys.stderr)
             continue
         dataset = load_dataset(folder, name=name)
-        print(f"{name}: {len(dataset.items)} items, default mode {dataset.default_mode}")
+        limit = getattr(args, f"{name}_limit") or args.limit
+        print(f"{name}: {len(dataset.items)} items, default mode {dataset.default_mode}"
+              + (f", a seeded {limit}-item subset" if limit is not None and limit < len(dataset.items) else ""))
         outcomes[name] = await run_eval(
             dataset, llm=models.llm, embedding=models.embedding, tokenizer=models.tokenizer,
-            llm_name=models.llm_name, out_dir=args.out / name, config=config, fresh=args.fresh,
-            progress=not args.no_progress,
+            llm_name=models.llm_name, out_dir=args.out / name, config=replace(config, limit=limit), fresh=args.fresh,
+            progress=not args.no_progress, report_only=args.report_only,
         )
         print(f"  report: {outcomes[name].report_path}")
-    if outcomes:
-        (args.out / "README.md").write_text(_index(outcomes, args.out), encoding="utf-8")
+        # Written after each dataset, so an interrupted second one leaves the first one's line.
+        (args.out / "README.md").write_text(_index(outcomes, args.out, resolver, models.llm_name), encoding="utf-8")
     return outcomes
 
 
@@ -112,6 +154,11 @@ def main(argv: Sequence[str] | None = None, *, models: Models | None = None) -> 
     args = parse_args(argv)
     for name in ("lightrag", "nano-vectordb"):
         logging.getLogger(name).setLevel(logging.WARNING)
+    try:
+        ResolverConfig(timeout=args.resolver_timeout, reference_timeout=args.reference_timeout)
+    except ValueError as exc:
+        print(f"eval_report: {exc}", file=sys.stderr)
+        return 2
     try:
         models = models or load_local_models()
     except EvalError as exc:

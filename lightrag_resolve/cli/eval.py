@@ -39,6 +39,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     measure.add_argument("--top-k", type=int, help="LightRAG top_k (default: LightRAG's)")
     measure.add_argument("--chunk-top-k", type=int, help="LightRAG chunk_top_k (default: LightRAG's)")
     measure.add_argument("--seed", type=int, default=0, help="seed of the sample and the bootstrap (default: 0)")
+    measure.add_argument("--resolver-timeout", type=float, metavar="SECONDS",
+                         help="the resolve arm's timeout for a short reply's resolution (default: the library's, 10)")
+    measure.add_argument("--reference-timeout", type=float, metavar="SECONDS",
+                         help="the resolve arm's timeout for the reference check (default: the library's, 2); "
+                              "raise both for a model on a CPU")
     models = parser.add_argument_group("models")
     models.add_argument("--llm", default="local", help="'local' (default) or 'openai:<model>'")
     models.add_argument("--base-url", help="base URL of the OpenAI-compatible LLM endpoint")
@@ -71,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
         config = evaluation.EvalConfig(
             arms=tuple(name.strip() for name in args.arms.split(",") if name.strip()),
             runs=args.runs, judge=args.judge, k=args.k, top_k=args.top_k, chunk_top_k=args.chunk_top_k,
-            limit=args.limit, seed=args.seed,
+            limit=args.limit, seed=args.seed, resolver=_resolver_template(args),
         )
         dataset = evaluation.load_dataset(
             args.dataset, items=args.items, kb=args.kb, passages=args.passages, default_mode=args.mode
@@ -86,6 +91,7 @@ def run(args: argparse.Namespace) -> int:
         models = _build_models(args, evaluation)
     except (ValueError, evaluation.EvalError) as exc:
         return _fail(str(exc))
+    print(_timeouts_line(config.resolver), file=sys.stderr)
     try:
         outcome = asyncio.run(
             evaluation.run_eval(
@@ -106,6 +112,26 @@ def run(args: argparse.Namespace) -> int:
     if errors:
         print(f"note: {errors} retrievals raised (recorded as misses; see 'error' in the results)", file=sys.stderr)
     return 0
+
+
+def _timeouts_line(template: Any) -> str:
+    from lightrag_resolve import ResolverConfig
+
+    resolver = template if template is not None else ResolverConfig()
+    origin = "" if template is not None else " (the library's defaults; see --resolver-timeout)"
+    return (f"resolver timeouts: {resolver.timeout:g} s (short replies), "
+            f"{resolver.reference_timeout:g} s (reference check){origin}")
+
+
+def _resolver_template(args: argparse.Namespace) -> Any:
+    """The ``ResolverConfig`` template of ``--resolver-timeout``/``--reference-timeout``; ``None`` without them."""
+    timeouts = {"timeout": args.resolver_timeout, "reference_timeout": args.reference_timeout}
+    given = {name: value for name, value in timeouts.items() if value is not None}
+    if not given:
+        return None
+    from lightrag_resolve import ResolverConfig
+
+    return ResolverConfig(**given)  # ValueError for a timeout that is not a positive number
 
 
 def _build_models(args: argparse.Namespace, evaluation: Any) -> Any:

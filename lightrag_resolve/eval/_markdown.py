@@ -83,8 +83,26 @@ def _decisions(summary: Summary) -> list[str]:
     return lines + ["", "A check is correct when the decision matches and, for `resolve`, the entity too.", ""]
 
 
-def render_markdown(summary: Summary, header: Mapping[str, Any]) -> str:
-    """The report: settings, a table per turn class, the arms' outcomes and the decision accuracy."""
+def _seconds(value: Any) -> str:
+    return f"{value:g} s" if isinstance(value, (int, float)) and not isinstance(value, bool) else "?"
+
+
+def _resolver_line(settings: Mapping[str, Any]) -> list[str]:
+    resolver = settings.get("resolver")
+    if not isinstance(resolver, Mapping):
+        return []
+    return [
+        f"- resolver timeouts (`resolve` arm): {_seconds(resolver.get('timeout'))} for a short reply's resolution, "
+        f"{_seconds(resolver.get('reference_timeout'))} for the reference check (a call that runs out "
+        "falls back to the visitor's words)"
+    ]
+
+
+def render_markdown(summary: Summary, header: Mapping[str, Any], *, missing: int = 0) -> str:
+    """The report: settings, a table per turn class, the arms' outcomes and the decision accuracy.
+
+    ``missing`` counts the item × arm × run turns not run yet: a partial report says so at the top.
+    """
     settings = header.get("settings", {})
     lines = [
         f"# Retrieval evaluation: {header.get('dataset_name', 'dataset')}",
@@ -94,6 +112,9 @@ def render_markdown(summary: Summary, header: Mapping[str, Any]) -> str:
         f"- LLM: `{header.get('llm_model') or 'unnamed'}`, embedding: `{header.get('embedding_model') or 'unnamed'}`",
         f"- knowledge base: `{header.get('kb_kind')}`, default mode `{settings.get('default_mode')}`, "
         f"recall cut-off k={settings.get('k')}",
+        *_resolver_line(settings),
+        *([f"- **partial**: {missing} item × arm × run turns were not run; rows cover the turns recorded "
+           "(an item's hit rate is over the runs it has)"] if missing else []),
         "",
         "Hit rate: the mean over items of each item's hit rate over the runs (in brackets: the lowest and "
         "highest single-run hit rate). Δ vs raw: the mean paired difference in hit rate, with a seeded "

@@ -12,12 +12,14 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, Awaitable, Callable
 
 from lightrag import QueryParam
 from lightrag.utils import EmbeddingFunc, Tokenizer
+
+from lightrag_resolve import ResolverConfig
 
 from ._arms import ARM_NAMES, Arm, build_arms
 from ._chart import render_chart
@@ -38,7 +40,14 @@ LLM = Callable[..., Awaitable[Any]]
 
 @dataclass(frozen=True, kw_only=True)
 class EvalConfig:
-    """What to measure and how. ``top_k``/``chunk_top_k`` of ``None`` keep LightRAG's defaults."""
+    """What to measure and how. ``top_k``/``chunk_top_k`` of ``None`` keep LightRAG's defaults.
+
+    ``resolver`` is the template of the ``resolve`` arm's ``ResolverConfig``
+    (timeouts, limits, models); each company's instance gets a copy with its
+    ``company_name`` (the template's own is the default for items without
+    one). ``None`` uses the library's defaults, whose timeouts (10 s, 2 s for
+    the reference check) suit a hosted model, not a small model on a CPU.
+    """
 
     arms: tuple[str, ...] = ARM_NAMES
     runs: int = 2
@@ -50,8 +59,11 @@ class EvalConfig:
     seed: int = 0
     confidence: float = 0.95
     resamples: int = DEFAULT_RESAMPLES
+    resolver: ResolverConfig | None = None
 
     def __post_init__(self) -> None:
+        if self.resolver is not None and not isinstance(self.resolver, ResolverConfig):
+            raise TypeError(f"resolver must be a ResolverConfig or None, got {type(self.resolver).__name__}")
         if isinstance(self.runs, bool) or not isinstance(self.runs, int) or self.runs < 1:
             raise ValueError(f"runs must be a positive int, got {self.runs!r}")
         if self.judge not in {"gold", "llm"}:
@@ -74,6 +86,21 @@ class EvalOutcome:
     chart_path: Path
     ran: int
     skipped: int
+    missing: int = 0  # turns not run (only with report_only): the report is partial
+
+
+def resolver_settings(resolver: ResolverConfig | None) -> dict[str, Any]:
+    """The resolver's measurable knobs (timeouts, limits, enabled) as the results header records them.
+
+    Callables and per-company fields are left out; ``None`` gives the library's defaults.
+    """
+    config = resolver if resolver is not None else ResolverConfig()
+    return {
+        spec.name: getattr(config, spec.name)
+        for spec in fields(config)
+        if spec.name != "company_name" and isinstance(getattr(config, spec.name), (bool, int, float))
+        and spec.name not in {"capture_content"}
+    }
 
 
 def select_items(items: Sequence[Item], limit: int | None, seed: int) -> tuple[Item, ...]:
@@ -82,6 +109,11 @@ def select_items(items: Sequence[Item], limit: int | None, seed: int) -> tuple[I
         return tuple(items)
     chosen = set(random.Random(seed).sample(range(len(items)), limit))
     return tuple(item for index, item in enumerate(items) if index in chosen)
+
+
+def _without_resolver(config: EvalConfig) -> EvalConfig:
+    # asdict would deep-copy the template's callables; the header records its knobs under settings instead.
+    return config if config.resolver is None else replace(config, resolver=None)
 
 
 @dataclass
@@ -185,12 +217,14 @@ async def run_eval(
     progress: bool = True,
     workspace: str | None = None,
     lightrag_kwargs: dict[str, Any] | None = None,
+    report_only: bool = False,
 ) -> EvalOutcome:
     """Evaluate ``dataset`` and write ``report.md``, ``results.json`` and ``chart.png`` to ``out_dir``.
 
     Records already in ``results.json`` (same dataset, judge, settings and
     models) are kept and not run again. ``judge_llm`` is required for
-    ``config.judge == "llm"``.
+    ``config.judge == "llm"``. ``report_only`` runs nothing: the report is
+    written from the records already there, and says how many turns are missing.
     """
     out = Path(out_dir)
     items = select_items(dataset.items, config.limit, config.seed)
@@ -203,7 +237,9 @@ async def run_eval(
         if judge_llm is None:
             raise ValueError("the llm judge needs judge_llm")
         judge = LLMJudge(llm=judge_llm, gold_judge=gold)
-    settings = {"default_mode": dataset.default_mode, "k": config.k, "top_k": config.top_k, "chunk_top_k": config.chunk_top_k}
+    settings = {"default_mode": dataset.default_mode, "k": config.k, "top_k": config.top_k,
+                "chunk_top_k": config.chunk_top_k, "resolver": resolver_settings(config.resolver)}
+    config_record = {name: value for name, value in asdict(_without_resolver(config)).items() if name != "resolver"}
     header = {
         "dataset_name": dataset.name,
         "dataset_fingerprint": dataset.fingerprint,
@@ -214,16 +250,20 @@ async def run_eval(
         "llm_model": metered.model_name,
         "embedding_model": getattr(embedding, "model_name", None),
         "settings": settings,
-        "config": {**asdict(config), "arms": [arm.name for arm in arms]},
+        "config": {**config_record, "arms": [arm.name for arm in arms]},
     }
     store = ResultsStore.open(out / "results.json", header, fresh=fresh)
     todo = [(run, item, arm) for run in range(config.runs) for item in items for arm in arms
             if arm.applies_to(item) and not store.has(item.id, arm.name, run)]
     skipped = sum(1 for run in range(config.runs) for item in items for arm in arms
                   if arm.applies_to(item)) - len(todo)
+    missing = len(todo) if report_only else 0
+    if report_only:
+        todo = []
     if todo:
         session = KnowledgeSession(dataset.kb, working_dir=out / "lightrag", llm=metered, embedding=embedding,
-                                   tokenizer=tokenizer, workspace=workspace, lightrag_kwargs=lightrag_kwargs)
+                                   tokenizer=tokenizer, workspace=workspace, lightrag_kwargs=lightrag_kwargs,
+                                   resolver=config.resolver)
         context = _Context(dataset=dataset, config=config, session=session, llm=metered, judge=judge)
         bar = _progress(len(todo), progress, dataset.name)
         try:
@@ -242,7 +282,7 @@ async def run_eval(
     summary = summarize(records, items, [arm.name for arm in arms], runs=config.runs,
                         confidence=config.confidence, resamples=config.resamples, seed=config.seed)
     report_path = out / "report.md"
-    report_path.write_text(render_markdown(summary, store.header), encoding="utf-8")
+    report_path.write_text(render_markdown(summary, store.header, missing=missing), encoding="utf-8")
     chart_path = render_chart(summary, out / "chart.png", title=f"{dataset.name}: hit rate per arm and turn class")
     return EvalOutcome(summary=summary, records=records, report_path=report_path, results_path=out / "results.json",
-                       chart_path=chart_path, ran=len(todo), skipped=skipped)
+                       chart_path=chart_path, ran=len(todo), skipped=skipped, missing=missing)

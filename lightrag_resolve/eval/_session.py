@@ -5,12 +5,14 @@ a working folder beside the results, and reused while its fingerprint and the
 embedding stay the same, so a resumed evaluation does not embed the corpus
 again. The resolver's company name is per instance (SPEC §8 keeps no
 per-tenant state), so items of different companies get instances of their
-own over the same storage (one workspace).
+own over the same storage (one workspace), each with a copy of the
+evaluation's resolver template (timeouts, limits) carrying its company name.
 """
 
 from __future__ import annotations
 
 import copy
+import dataclasses
 import hashlib
 import json
 import shutil
@@ -42,6 +44,7 @@ class KnowledgeSession:
         tokenizer: Tokenizer,
         workspace: str | None = None,
         lightrag_kwargs: dict[str, Any] | None = None,
+        resolver: ResolverConfig | None = None,
     ) -> None:
         self.kb = kb
         self.working_dir = Path(working_dir)
@@ -56,7 +59,14 @@ class KnowledgeSession:
         digest = hashlib.sha256(json.dumps(self.marker, sort_keys=True).encode()).hexdigest()[:12]
         self.workspace = workspace or f"eval_{digest}"
         self.lightrag_kwargs = dict(lightrag_kwargs or {})
+        self.resolver = resolver if resolver is not None else ResolverConfig()
         self._instances: dict[str | None, ResolvingLightRAG] = {}
+
+    def resolver_for(self, company_name: str | None) -> ResolverConfig:
+        """The template with ``company_name``; the template's own name when the item has none."""
+        if company_name is None:
+            return self.resolver
+        return dataclasses.replace(self.resolver, company_name=company_name)
 
     def _build(self, company_name: str | None) -> ResolvingLightRAG:
         kwargs: dict[str, Any] = {
@@ -70,7 +80,7 @@ class KnowledgeSession:
             "enable_llm_cache": False,
             **self.lightrag_kwargs,
         }
-        return ResolvingLightRAG(resolver=ResolverConfig(company_name=company_name), **kwargs)
+        return ResolvingLightRAG(resolver=self.resolver_for(company_name), **kwargs)
 
     def _inserted(self) -> bool:
         marker = self.working_dir / _MARKER
