@@ -13,16 +13,13 @@ import asyncio
 import hashlib
 import unicodedata
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 import tiktoken
 from lightrag.utils import EmbeddingFunc, Tokenizer
 
 EMBEDDING_DIM = 256
-
-ROLES = ("keywords", "text", "reference", "lightrag_keywords", "answer")
-
 
 def prompt_role(prompt: str, system_prompt: str | None, kwargs: dict[str, Any] | None = None) -> str:
     """Which component sent a prompt, read from the prompt text itself.
@@ -139,7 +136,3 @@ def keyword_json(ll: list[str], hl: list[str]) -> str:
     import json
 
     return json.dumps({"low_level_keywords": ll, "high_level_keywords": hl})
-
-
-def reply_fn(fn: Callable[[Call], Any]) -> Callable[[Call], Any]:
-    return fn
