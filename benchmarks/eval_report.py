@@ -30,6 +30,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import random
 import re
 import sys
 from collections.abc import Sequence
@@ -39,6 +40,7 @@ from pathlib import Path
 from lightrag_resolve import ResolverConfig
 from lightrag_resolve.eval import (
     ARM_NAMES,
+    Item,
     EvalConfig,
     EvalError,
     EvalOutcome,
@@ -71,6 +73,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--limit", type=int, default=None, help="a seeded sample of at most this many items per dataset")
     parser.add_argument("--sample-limit", type=int, default=None, help="the sample's own --limit")
     parser.add_argument("--mtrag-limit", type=int, default=None, help="the MTRAG cut's own --limit")
+    parser.add_argument("--mtrag-follow-ups", type=int, default=150, metavar="N",
+                        help="MTRAG: every short reply and a seeded N of the longer follow-ups (default: 150; 0: all)")
+    parser.add_argument("--sample-mode", default=None, help="the sample's retrieval mode (default: its own, mix)")
     parser.add_argument("--runs", type=int, default=2, help="runs per item and arm (default: 2)")
     parser.add_argument("--arms", default=",".join(ARM_NAMES), help="comma-separated arms")
     parser.add_argument("--seed", type=int, default=0)
@@ -123,6 +128,13 @@ def _index(outcomes: dict[str, EvalOutcome], out: Path, resolver: ResolverConfig
     return "\n".join(lines) + "\n"
 
 
+def _with_follow_ups(items: Sequence[Item], count: int, seed: int) -> tuple[Item, ...]:
+    """Every item that is not a longer follow-up, and a seeded ``count`` of those that are, in file order."""
+    follow_ups = [index for index, item in enumerate(items) if item.turn_class == "follow_up"]
+    chosen = set(random.Random(seed).sample(follow_ups, min(count, len(follow_ups))))
+    return tuple(item for index, item in enumerate(items) if item.turn_class != "follow_up" or index in chosen)
+
+
 async def run_reports(args: argparse.Namespace, models: Models) -> dict[str, EvalOutcome]:
     """Evaluate each available dataset in turn with the same models."""
     outcomes: dict[str, EvalOutcome] = {}
@@ -134,7 +146,9 @@ async def run_reports(args: argparse.Namespace, models: Models) -> dict[str, Eva
         if folder is None or not folder.is_dir():
             print(f"skipping {name}: no dataset at {folder}", file=sys.stderr)
             continue
-        dataset = load_dataset(folder, name=name)
+        dataset = load_dataset(folder, name=name, default_mode=args.sample_mode if name == "sample" else None)
+        if name == "mtrag" and args.mtrag_follow_ups:
+            dataset = replace(dataset, items=_with_follow_ups(dataset.items, args.mtrag_follow_ups, args.seed))
         limit = getattr(args, f"{name}_limit") or args.limit
         print(f"{name}: {len(dataset.items)} items, default mode {dataset.default_mode}"
               + (f", a seeded {limit}-item subset" if limit is not None and limit < len(dataset.items) else ""))

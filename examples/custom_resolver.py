@@ -1,8 +1,9 @@
 """A tenant-specific resolver: its own gate, its own prompt, its own output format.
 
 Subclass ``Resolver`` and override only what differs; the code-enforced checks
-(both keyword lists or neither, caps, scaffold rejection) and the fallback
-contract still apply to whatever the overrides return.
+(both keyword lists or neither, caps, scaffold rejection, only names the
+conversation established) and the fallback contract still apply to whatever
+the overrides return.
 
 Run: ``python examples/custom_resolver.py`` (offline; the LLM here is a
 stand-in that answers in the tenant's line format; use your own model).
@@ -44,14 +45,14 @@ class LanguageSchoolResolver(Resolver):
 
 async def stand_in_llm(prompt: str, system_prompt: str | None = None, **kwargs) -> str:
     """Answers like a model following the tenant prompt would; replace with a real LLM function."""
-    return "ENTITIES: German course B1; B1\nTHEMES: language courses; schedules"
+    return "ENTITIES: German B1; B1\nTHEMES: language courses; schedules"
 
 
 async def main() -> None:
     resolver = LanguageSchoolResolver(ResolverConfig(company_name="Sprachhaus"))
     history = (
         Message(role="user", content="What German courses do you offer?"),
-        Message(role="assistant", content="German courses from A1 to C1. Are you looking for A1 or B1?"),
+        Message(role="assistant", content="German courses from A1 to C1. Are you looking for German A1 or German B1?"),
     )
     turn = Turn(query="B1?", history=history, mode="mix", company_name="Sprachhaus")
     resolution = await resolver.resolve(turn, llm=stand_in_llm)

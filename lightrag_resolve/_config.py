@@ -10,6 +10,8 @@ from ._resolution import Resolution
 
 __all__ = ["LLMFunc", "ResolverConfig"]
 
+_STRUCTURED_OUTPUT = ("auto", "json_schema", "off")
+
 
 class LLMFunc(Protocol):
     """An async LLM function with LightRAG's signature.
@@ -31,6 +33,11 @@ class ResolverConfig:
     pass a different config (or ``company_name``) per tenant instance.
     ``tracer_provider`` is the OpenTelemetry provider for this resolver's
     spans; ``None`` uses the global one, looked up at call time.
+    ``reference_in_naive`` runs the reference check (beside a speculative
+    search) on longer follow-ups in ``naive`` mode too. ``structured_output``
+    is ``auto`` (a JSON schema for LLM functions marked
+    ``supports_json_schema``, JSON mode for the rest), ``json_schema`` (always
+    send the schema) or ``off`` (send no ``response_format``).
     """
 
     enabled: bool = True
@@ -48,6 +55,8 @@ class ResolverConfig:
     reference_llm_func: Callable[..., Awaitable[Any]] | None = None
     reference_model_name: str | None = None
     reference_timeout: float = 2.0
+    reference_in_naive: bool = True
+    structured_output: str = "auto"
     capture_content: bool | None = None
     on_resolution: Callable[[Resolution], None] | None = None
     tracer_provider: Any = None
@@ -69,8 +78,14 @@ class ResolverConfig:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
                 raise ValueError(f"ResolverConfig.{name} must be a positive number of seconds, got {value!r}")
-        if not isinstance(self.enabled, bool):
-            raise TypeError(f"ResolverConfig.enabled must be a bool, got {self.enabled!r}")
+        for name in ("enabled", "reference_in_naive"):
+            if not isinstance(getattr(self, name), bool):
+                raise TypeError(f"ResolverConfig.{name} must be a bool, got {getattr(self, name)!r}")
+        if self.structured_output not in _STRUCTURED_OUTPUT:
+            raise ValueError(
+                f"ResolverConfig.structured_output must be one of {', '.join(_STRUCTURED_OUTPUT)}, "
+                f"got {self.structured_output!r}"
+            )
         if self.company_name is not None:
             if not isinstance(self.company_name, str):
                 raise TypeError("ResolverConfig.company_name must be a str or None")

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
+from ._candidates import Candidates, collect_candidates
 from ._config import ResolverConfig
 
 __all__ = ["Message", "Turn", "recent_messages"]
@@ -64,6 +66,8 @@ class Turn:
     mode: str
     company_name: str | None = None
     message_words: int = 150
+    known_names: tuple[str, ...] = ()
+    """Names the instance's knowledge graph knows that occur in the window (see ``_candidates``)."""
 
     @classmethod
     def from_history(
@@ -98,4 +102,22 @@ class Turn:
         return "\n".join(
             f"{message.speaker}: {_clip_words(message.content, self.message_words)}"
             for message in self.history
+        )
+
+    @property
+    def messages_text(self) -> str:
+        """What the messages said, clipped as the model sees them, without the speaker labels.
+
+        Names are checked against this, never against the prompt's scaffolding:
+        "Assistant" is a label, not a name the conversation established.
+        """
+        return "\n".join(_clip_words(message.content, self.message_words) for message in self.history)
+
+    @cached_property
+    def candidates(self) -> Candidates:
+        """The names this turn may be resolved to, collected in code from the window."""
+        return collect_candidates(
+            [(message.role, _clip_words(message.content, self.message_words)) for message in self.history],
+            known_names=self.known_names,
+            company_name=self.company_name,
         )

@@ -19,6 +19,7 @@ __all__ = [
     "NameOutcome",
     "TextOutcome",
     "accept_reference_name",
+    "append_meaning",
     "append_name",
     "clean_keywords",
     "contains_phrase",
@@ -215,3 +216,18 @@ def accept_reference_name(
 def append_name(message: str, name: str) -> str:
     """The retrieval input for a resolved reference: the message, then the name."""
     return f"{message.strip()} — {name}"
+
+
+def append_meaning(message: str, meaning: str) -> str:
+    """The retrieval text of a resolved short reply: the visitor's words, then what they mean.
+
+    Nothing the visitor typed is lost, and the text-driven parts of retrieval
+    (the vector chunk search, VECTOR chunk picking) see the resolved meaning.
+    A meaning that already holds the whole message is used alone.
+    """
+    message, meaning = message.strip(), " ".join(meaning.split())
+    if not meaning:
+        return message
+    if contains_phrase(meaning, message):
+        return meaning
+    return f"{message} — {meaning}"

@@ -17,6 +17,8 @@ both checked at import time:
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from contextvars import ContextVar
 from dataclasses import InitVar, dataclass, replace
 from functools import partial
@@ -26,6 +28,7 @@ import lightrag.lightrag as _host
 from lightrag import LightRAG, QueryParam
 from lightrag.query_validation import meets_min_rag_query_weight
 
+from ._candidates import name_ngrams
 from ._config import ResolverConfig
 from ._conversation import Turn
 from ._report import report
@@ -37,6 +40,11 @@ from ._tracing import query_span
 __all__ = ["ResolvingLightRAG"]
 
 SUPPORTED_LIGHTRAG = "lightrag-hku >=1.5.7,<1.6"
+
+GRAPH_LOOKUP_TIMEOUT = 1.0
+"""Seconds the graph may take to say which of the window's names it knows; past that, none are used."""
+
+logger = logging.getLogger("lightrag_resolve")
 
 for _seam in ("validate_rag_query", "_run_sync"):
     if not callable(getattr(_host, _seam, None)):
@@ -156,8 +164,26 @@ class ResolvingLightRAG(LightRAG):
             )
         return path
 
+    async def _known_names(self, turn: Turn) -> Turn:
+        """The turn with the window's names that this instance's graph knows (contract §5.3).
+
+        One batch lookup of the window's n-grams: its cost follows the window,
+        not the graph. A graph that fails or is slow adds no names.
+        """
+        spans = name_ngrams(turn.messages_text.splitlines())
+        graph = getattr(self, "chunk_entity_relation_graph", None)
+        if not spans or graph is None:
+            return turn
+        try:
+            found = await asyncio.wait_for(graph.has_nodes_batch(spans), GRAPH_LOOKUP_TIMEOUT)
+        except Exception:  # the graph's failure costs the candidates, never the query
+            logger.debug("graph lookup of candidate names failed", exc_info=True)
+            return turn
+        return replace(turn, known_names=tuple(span for span in spans if span in found))
+
     async def _run_resolver(self, turn: Turn, path: str) -> Resolution:
         llm, model = self._reference_llm() if path == "reference" else self._resolver_llm()
+        turn = await self._known_names(turn)
         return await self.query_resolver.run(path, turn, llm=llm, model=model)  # type: ignore[arg-type]
 
     async def aresolve(self, query: str, param: QueryParam = QueryParam(), *, resolve: bool | None = None) -> Resolution:

@@ -18,6 +18,7 @@ __all__ = ["KeywordAnswer", "ReferenceAnswer", "parse_keyword_answer", "parse_re
 
 _LL_KEYS = ("low_level_keywords", "ll_keywords", "low_level", "entities")
 _HL_KEYS = ("high_level_keywords", "hl_keywords", "high_level", "themes")
+_QUERY_KEYS = ("query", "search_query", "text", "rewrite")
 _REFERENCE = re.compile(
     r"^(?:answer\s*:\s*|réponse\s*:\s*)?(RESOLVE|KEEP|AMBIGUOUS)\b\s*[:\-–—=]?\s*(.*)$",
     re.IGNORECASE,
@@ -26,10 +27,15 @@ _REFERENCE = re.compile(
 
 @dataclass(frozen=True, kw_only=True)
 class KeywordAnswer:
-    """The two keyword lists as the model gave them (any type; cleaned later)."""
+    """The two keyword lists, and the resolved search text, as the model gave them (any type; cleaned later).
+
+    ``query_raw`` is ``None`` when the answer has no search text: the text side
+    of retrieval is then steered by the grounded low-level keywords.
+    """
 
     ll_raw: Any
     hl_raw: Any
+    query_raw: Any = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -68,15 +74,21 @@ def parse_keyword_answer(output: str) -> KeywordAnswer | None:
         return None
     if not any(key in obj for key in _LL_KEYS + _HL_KEYS):
         return None
-    return KeywordAnswer(ll_raw=_first(obj, _LL_KEYS), hl_raw=_first(obj, _HL_KEYS))
+    return KeywordAnswer(ll_raw=_first(obj, _LL_KEYS), hl_raw=_first(obj, _HL_KEYS), query_raw=_first(obj, _QUERY_KEYS))
 
 
 def parse_reference_answer(output: str) -> ReferenceAnswer | None:
-    """``RESOLVE: <name>``, ``KEEP`` or ``AMBIGUOUS`` from the first non-empty line.
+    """``RESOLVE: <name>``, ``KEEP`` or ``AMBIGUOUS`` from the first non-empty line, or the schema's JSON.
 
     Markdown emphasis and quotes around the answer are ignored; a RESOLVE
     without a name, or any other first line, is unreadable (``None``).
     """
+    obj = _json_object(output) if output.lstrip().startswith("{") else None
+    if obj is not None:
+        decision, name = obj.get("decision"), obj.get("name")
+        if not isinstance(decision, str):
+            return None
+        output = f"{decision}: {name}" if isinstance(name, str) and name.strip() else decision
     line = next((line for line in output.splitlines() if line.strip()), "")
     line = line.replace("*", "").replace("`", "").strip().strip("_\"'> ").strip()
     match = _REFERENCE.match(line)

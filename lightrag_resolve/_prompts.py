@@ -9,10 +9,11 @@ language; they are written in English, which small models follow best.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from ._conversation import Turn
 
-__all__ = ["Prompt", "keyword_prompt", "reference_prompt", "text_prompt"]
+__all__ = ["Prompt", "keyword_prompt", "keyword_schema", "reference_prompt", "reference_schema", "text_prompt"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -27,41 +28,71 @@ def _for_company(turn: Turn) -> str:
     return f" on {turn.company_name}'s website" if turn.company_name else ""
 
 
-def _conversation(turn: Turn, label: str) -> str:
-    return f"Conversation:\n{turn.history_text}\n\n{label}: {turn.query.strip()}"
+def _conversation(turn: Turn, label: str, *, pick: str | None = None) -> str:
+    """The user prompt: the window, the numbered candidate names, and the message."""
+    parts = [f"Conversation:\n{turn.history_text}"]
+    if turn.candidates.names:
+        parts.append(f"Names in the conversation:\n{turn.candidates.numbered()}")
+    message = f"{label}: {turn.query.strip()}"
+    if pick is not None:
+        message += f"\n(The reply picks: {pick})"
+    parts.append(message)
+    return "\n\n".join(parts)
 
 
-def keyword_prompt(turn: Turn, *, max_ll: int, max_hl: int) -> Prompt:
-    """Ask for graph keywords for a short reply (SPEC §5.2)."""
+def keyword_prompt(turn: Turn, *, max_ll: int, max_hl: int, max_words: int = 8, pick: str | None = None) -> Prompt:
+    """Ask for the reply's meaning as a short search text and graph keywords (contract §5.2)."""
     system = (
         f"You help a search engine understand a short reply in a chat{_for_company(turn)}. "
-        "Give search keywords for what the reply means in this conversation, "
-        "in the conversation's language, copying names exactly as written.\n"
-        'Answer with JSON only: {"low_level_keywords": [at most '
-        f'{max_ll} specific names or terms], "high_level_keywords": [at most {max_hl} broader themes]}}\n'
+        "Say what the reply means in this conversation, in the conversation's language, "
+        "copying names exactly as written. When the reply picks one of several options, keep only that one.\n"
+        f'Answer with JSON only: "query" is a search query of at most {max_words} words, '
+        f'"low_level_keywords" at most {max_ll} specific names or terms from the conversation, '
+        f'"high_level_keywords" at most {max_hl} broader themes.\n'
+        "Example: after \"Shall I send you the price of Orbit CRM or Pulse POS?\", the reply "
+        '"The second one" gives {"query": "Pulse POS price", "low_level_keywords": ["Pulse POS", "price"], '
+        '"high_level_keywords": ["pricing"]}\n'
         "If the reply cannot be understood from the conversation, answer NONE."
     )
-    return Prompt(system=system, user=_conversation(turn, "Reply"))
+    return Prompt(system=system, user=_conversation(turn, "Reply", pick=pick))
 
 
-def text_prompt(turn: Turn, *, max_words: int) -> Prompt:
-    """Ask for a short standalone search query for a short reply (SPEC §5.1)."""
+def keyword_schema(*, max_ll: int, max_hl: int) -> dict[str, Any]:
+    """The JSON schema of the keyword answer, for backends that decode under a schema."""
+
+    def words(limit: int) -> dict[str, Any]:
+        return {"type": "array", "items": {"type": "string", "maxLength": 60}, "maxItems": limit}
+
+    return {
+        "type": "object",
+        "properties": {
+            "query": {"type": "string", "maxLength": 120},
+            "low_level_keywords": words(max_ll),
+            "high_level_keywords": words(max_hl),
+        },
+        "required": ["query", "low_level_keywords", "high_level_keywords"],
+    }
+
+
+def text_prompt(turn: Turn, *, max_words: int, pick: str | None = None) -> Prompt:
+    """Ask for a short standalone search query for a short reply (contract §5.1)."""
     system = (
         f"You help a search engine understand a short reply in a chat{_for_company(turn)}. "
         f"Rewrite the reply as a search query of at most {max_words} words that says what it "
-        "means in this conversation, in the conversation's language, copying names exactly.\n"
+        "means in this conversation, in the conversation's language, copying names exactly. "
+        "When the reply picks one of several options, keep only that one.\n"
         "Answer with the query alone on one line, or NONE if the reply cannot be understood."
     )
-    return Prompt(system=system, user=_conversation(turn, "Reply"))
+    return Prompt(system=system, user=_conversation(turn, "Reply", pick=pick))
 
 
 def reference_prompt(turn: Turn) -> Prompt:
-    """Ask whether a longer message points at one thing the conversation named (SPEC §5.3)."""
+    """Ask whether a longer message points at one thing the conversation named (contract §5.3)."""
     system = (
         f"You check whether a chat message{_for_company(turn)} points at something named "
         "earlier in the conversation without naming it. Answer with one line:\n"
         "RESOLVE: <name> if it refers to exactly one product, plan, module, feature or offer "
-        "that the conversation names (copy the name exactly)\n"
+        "that the conversation names (copy the name from the numbered list)\n"
         "KEEP if it names its own subject, asks about the company itself, or changes subject\n"
         "AMBIGUOUS if it could mean several things the conversation names, or nothing named\n"
         "Examples:\n"
@@ -70,3 +101,15 @@ def reference_prompt(turn: Turn) -> Prompt:
         '- after "We sell Orbit CRM and Pulse POS.": "Is it available on weekends?" -> AMBIGUOUS'
     )
     return Prompt(system=system, user=_conversation(turn, "Message"))
+
+
+def reference_schema(turn: Turn) -> dict[str, Any]:
+    """The JSON schema of the reference answer: the decision, and a name that must be a candidate."""
+    return {
+        "type": "object",
+        "properties": {
+            "decision": {"type": "string", "enum": ["RESOLVE", "KEEP", "AMBIGUOUS"]},
+            "name": {"type": "string", "enum": [*turn.candidates.names, ""]},
+        },
+        "required": ["decision", "name"],
+    }

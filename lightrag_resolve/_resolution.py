@@ -15,14 +15,15 @@ FallbackReason = str
 
 One of ``disabled``, ``unsupported_mode``, ``first_turn``, ``gate_declined``, ``caller_keywords``,
 ``llm_error``, ``timeout``, ``unparsable``, ``incomplete``, ``scaffold``,
-``empty``, and for the reference check ``keep``, ``ambiguous`` and
+``empty``, ``ungrounded`` (no low-level keyword the conversation established), and for the
+reference check ``keep``, ``ambiguous``, ``no_candidates`` (the window names nothing) and
 ``rejected:<reason>``. ``None`` on success and on ``bypass``.
 """
 
 Decision = Literal["resolve", "keep", "ambiguous", "error"]
 """The reference check's verdict (SPEC §5.3)."""
 
-RejectedReason = Literal["not_in_history", "company", "already_named", "too_long"]
+RejectedReason = Literal["not_in_history", "not_a_candidate", "company", "already_named", "too_long"]
 """Why a name proposed by the reference check was discarded."""
 
 
@@ -30,7 +31,9 @@ RejectedReason = Literal["not_in_history", "company", "already_named", "too_long
 class Resolution:
     """What reaches retrieval for one turn, and why.
 
-    ``query`` is the text handed to LightRAG. ``ll_keywords`` and
+    ``query`` is the text handed to LightRAG. ``candidates`` are the names the
+    model was shown, ``dropped_keywords`` the low-level keywords it proposed
+    that the conversation did not establish. ``ll_keywords`` and
     ``hl_keywords`` are both empty (LightRAG extracts its own) or both filled;
     the constructor refuses anything else, so no code path can hand LightRAG
     half a keyword query.
@@ -49,10 +52,14 @@ class Resolution:
     model: str | None = None
     raw_output: str | None = None
     elapsed_ms: float = 0.0
+    candidates: tuple[str, ...] = ()
+    dropped_keywords: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "ll_keywords", tuple(self.ll_keywords))
         object.__setattr__(self, "hl_keywords", tuple(self.hl_keywords))
+        object.__setattr__(self, "candidates", tuple(self.candidates))
+        object.__setattr__(self, "dropped_keywords", tuple(self.dropped_keywords))
         if bool(self.ll_keywords) != bool(self.hl_keywords):
             raise ValueError("ll_keywords and hl_keywords must be both empty or both non-empty")
         if self.ll_keywords and self.fallback_reason is not None:
@@ -73,5 +80,7 @@ class Resolution:
         data = asdict(self)
         data["ll_keywords"] = list(self.ll_keywords)
         data["hl_keywords"] = list(self.hl_keywords)
+        data["candidates"] = list(self.candidates)
+        data["dropped_keywords"] = list(self.dropped_keywords)
         data["changed"] = self.changed
         return data

@@ -14,13 +14,24 @@ import time
 from dataclasses import replace
 from typing import Any, Awaitable, Callable
 
+from ._candidates import picked_option
 from ._config import ResolverConfig
 from ._conversation import Turn
-from ._enforce import accept_reference_name, append_name, enforce_keywords, enforce_text_query
+from ._enforce import (
+    NameOutcome,
+    accept_reference_name,
+    append_meaning,
+    append_name,
+    contains_phrase,
+    cut_gloss,
+    enforce_keywords,
+    enforce_text_query,
+)
 from ._gate import should_resolve
+from ._grounding import focus_on_pick, ground_keywords, ground_reference_name, mentions_other_option
 from ._model_call import ModelReply, ask_model
 from ._parse import KeywordAnswer, ReferenceAnswer, parse_keyword_answer, parse_reference_answer
-from ._prompts import Prompt, keyword_prompt, reference_prompt, text_prompt
+from ._prompts import Prompt, keyword_prompt, keyword_schema, reference_prompt, reference_schema, text_prompt
 from ._report import report
 from ._resolution import Path, Resolution
 from ._tracing import query_span, resolver_span
@@ -52,8 +63,14 @@ class Resolver:
         return should_resolve(query, self.config.max_resolve_words)
 
     def keyword_prompt(self, turn: Turn) -> Prompt:
-        """The prompt that asks for ``ll_keywords``/``hl_keywords`` (graph modes)."""
-        return keyword_prompt(turn, max_ll=self.config.max_ll_keywords, max_hl=self.config.max_hl_keywords)
+        """The prompt that asks for a resolved search text and ``ll_keywords``/``hl_keywords`` (graph modes)."""
+        return keyword_prompt(
+            turn,
+            max_ll=self.config.max_ll_keywords,
+            max_hl=self.config.max_hl_keywords,
+            max_words=self.config.max_query_words,
+            pick=picked_option(turn.query, turn.candidates),
+        )
 
     def parse_keywords(self, output: str) -> KeywordAnswer | None:
         """Read both raw keyword lists from the model's text; ``None`` when unreadable."""
@@ -61,7 +78,7 @@ class Resolver:
 
     def text_prompt(self, turn: Turn) -> Prompt:
         """The prompt that asks for a short search query (``naive`` mode)."""
-        return text_prompt(turn, max_words=self.config.max_query_words)
+        return text_prompt(turn, max_words=self.config.max_query_words, pick=picked_option(turn.query, turn.candidates))
 
     def parse_text(self, output: str) -> str | None:
         """The rewrite in the model's text (enforced afterwards); ``None`` when unreadable."""
@@ -94,7 +111,7 @@ class Resolver:
             return replace(untouched, path="keywords", fallback_reason="caller_keywords")
         if self._gate(turn.query):
             return "keywords" if graph else "text"
-        if graph:
+        if graph or self.config.reference_in_naive:
             return "reference"
         return replace(untouched, path="text", fallback_reason="gate_declined")
 
@@ -170,42 +187,93 @@ class Resolver:
             query=turn.query, original_query=turn.query, mode=turn.mode, path=path, model=model, raw_output=reply.text
         )
 
+    def _output_format(self, llm: LLM, schema: dict[str, Any], *, json_fallback: bool) -> dict[str, Any]:
+        """The ``response_format`` to send: the schema where the backend decodes under one, else JSON mode or nothing."""
+        wanted = self.config.structured_output
+        if wanted == "off":
+            return {}
+        if wanted == "json_schema" or (wanted == "auto" and supports_json_schema(llm)):
+            return {"response_format": {"type": "json_schema", "json_schema": {"name": "answer", "schema": schema}}}
+        return {"response_format": {"type": "json_object"}} if json_fallback else {}
+
     async def resolve_keywords(self, turn: Turn, llm: LLM, *, model: str | None = None) -> Resolution:
-        """Short reply in a graph mode: both keyword lists, the text left as written."""
-        reply = await self._ask(
-            self.keyword_prompt, turn, llm, self.config.timeout, response_format={"type": "json_object"}
-        )
-        base = self._base(turn, "keywords", reply, model)
+        """Short reply in a graph mode: grounded keywords, and the resolved meaning added to the text."""
+        config = self.config
+        schema = keyword_schema(max_ll=config.max_ll_keywords, max_hl=config.max_hl_keywords)
+        reply = await self._ask(self.keyword_prompt, turn, llm, config.timeout, **self._output_format(llm, schema, json_fallback=True))
+        base = replace(self._base(turn, "keywords", reply, model), candidates=turn.candidates.names)
         if reply.text is None:
             return replace(base, fallback_reason=reply.failure or "llm_error")
         answer = self._read(self.parse_keywords, reply.text)
         if not isinstance(answer, KeywordAnswer):
             return replace(base, fallback_reason="unparsable")
-        outcome = enforce_keywords(
-            answer.ll_raw, answer.hl_raw, max_ll=self.config.max_ll_keywords, max_hl=self.config.max_hl_keywords
-        )
+        outcome = enforce_keywords(answer.ll_raw, answer.hl_raw, max_ll=config.max_ll_keywords, max_hl=config.max_hl_keywords)
         if outcome.fallback_reason is not None:
             return replace(base, fallback_reason=outcome.fallback_reason)
-        return replace(base, ll_keywords=outcome.ll_keywords, hl_keywords=outcome.hl_keywords)
+        grounded = ground_keywords(
+            outcome.ll_keywords, candidates=turn.candidates, reply=turn.query, history=turn.messages_text
+        )
+        if not grounded.kept:
+            return replace(base, fallback_reason="ungrounded", dropped_keywords=grounded.dropped)
+        pick = picked_option(turn.query, turn.candidates)
+        ll_keywords = focus_on_pick(grounded.kept, pick=pick, candidates=turn.candidates)[: config.max_ll_keywords]
+        meaning = self._meaning(turn, answer.query_raw, ll_keywords) or ""
+        return replace(
+            base,
+            query=append_meaning(turn.query, meaning),
+            ll_keywords=ll_keywords,
+            hl_keywords=outcome.hl_keywords,
+            dropped_keywords=grounded.dropped,
+        )
+
+    def _meaning(self, turn: Turn, text: Any, keywords: tuple[str, ...] = ()) -> str | None:
+        """The resolved search text: the model's, checked like a rewrite and held to the reply's pick.
+
+        Without a usable text, the grounded low-level keywords stand in for it;
+        ``None`` when there is neither.
+        """
+        config = self.config
+
+        def checked(value: Any) -> str | None:
+            return enforce_text_query(value, company_name=turn.company_name, max_words=config.max_query_words).query
+
+        meaning = checked(text)
+        pick = picked_option(turn.query, turn.candidates)
+        if meaning is not None and pick is not None:
+            if mentions_other_option(meaning, pick=pick, candidates=turn.candidates):
+                meaning = checked(pick)
+            elif not contains_phrase(meaning, pick):
+                meaning = checked(f"{pick} {meaning}")
+        if meaning is None and keywords:
+            head = keywords[:3]
+            words = " ".join(k for k in head if not any(o != k and contains_phrase(o, k) for o in head)).split()
+            meaning = " ".join(words[: config.max_query_words]) or None
+        return meaning
 
     async def resolve_text(self, turn: Turn, llm: LLM, *, model: str | None = None) -> Resolution:
-        """Short reply in ``naive`` mode: a short search query replaces the text."""
+        """Short reply in ``naive`` mode: the resolved meaning added to the visitor's words."""
         reply = await self._ask(self.text_prompt, turn, llm, self.config.timeout)
-        base = self._base(turn, "text", reply, model)
+        base = replace(self._base(turn, "text", reply, model), candidates=turn.candidates.names)
         if reply.text is None:
             return replace(base, fallback_reason=reply.failure or "llm_error")
         rewrite = self._read(self.parse_text, reply.text)
         if rewrite is None:
             return replace(base, fallback_reason="unparsable")
         outcome = enforce_text_query(rewrite, company_name=turn.company_name, max_words=self.config.max_query_words)
-        if outcome.query is None:
+        meaning = self._meaning(turn, outcome.query) if outcome.query is not None else None
+        if meaning is None:
             return replace(base, fallback_reason=outcome.fallback_reason or "unparsable")
-        return replace(base, query=outcome.query)
+        return replace(base, query=append_meaning(turn.query, meaning))
 
     async def check_reference(self, turn: Turn, llm: LLM, *, model: str | None = None) -> Resolution:
-        """Longer follow-up in a graph mode: append one established name, or keep the message."""
-        reply = await self._ask(self.reference_prompt, turn, llm, self.config.reference_timeout)
-        base = self._base(turn, "reference", reply, model)
+        """Longer follow-up: append one name the conversation established, or keep the message."""
+        untouched = Resolution(query=turn.query, original_query=turn.query, mode=turn.mode, path="reference")
+        if not turn.candidates.names:
+            # Nothing named that the message could point at: no model call is spent.
+            return replace(untouched, fallback_reason="no_candidates", decision="ambiguous", model=model)
+        fmt = self._output_format(llm, reference_schema(turn), json_fallback=False)
+        reply = await self._ask(self.reference_prompt, turn, llm, self.config.reference_timeout, **fmt)
+        base = replace(self._base(turn, "reference", reply, model), candidates=turn.candidates.names)
         if reply.text is None:
             return replace(base, fallback_reason=reply.failure or "llm_error", decision="error")
         answer = self._read(self.parse_reference, reply.text)
@@ -215,13 +283,16 @@ class Resolver:
             return replace(base, fallback_reason=answer.decision, decision=answer.decision)
         if not answer.name:
             return replace(base, fallback_reason="unparsable", decision="error")
+        proposed = cut_gloss(turn.candidates.by_number(answer.name) or answer.name)
         outcome = accept_reference_name(
-            answer.name,
-            history_text=turn.history_text,
+            proposed,
+            history_text=turn.messages_text,
             message=turn.query,
             company_name=turn.company_name,
             max_words=self.config.max_name_words,
         )
+        if outcome.name is not None and ground_reference_name(outcome.name, turn.candidates) is None:
+            outcome = NameOutcome(name=None, rejected_reason="not_a_candidate")
         if outcome.name is None:
             return replace(
                 base,
@@ -230,3 +301,18 @@ class Resolver:
                 rejected_reason=outcome.rejected_reason,
             )
         return replace(base, query=append_name(turn.query, outcome.name), decision="resolve", entity=outcome.name)
+
+
+def supports_json_schema(llm: Any) -> bool:
+    """Whether an LLM function says it decodes under a JSON schema (``supports_json_schema = True``).
+
+    Looked up on the function, then through ``functools.partial`` and
+    ``__wrapped__`` layers, since LightRAG hands its role functions on wrapped.
+    """
+    seen = 0
+    while llm is not None and seen < 8:
+        if getattr(llm, "supports_json_schema", False) is True:
+            return True
+        llm = getattr(llm, "func", None) or getattr(llm, "__wrapped__", None)
+        seen += 1
+    return False

@@ -102,10 +102,14 @@ def openai_llm(
     no retry (SPEC §5.3); raise it for answer generation. ``temperature`` is
     sent with every call that does not pass its own. The function has
     ``model_name``, ``provider_name`` and ``base_url`` attributes; the
-    resolver reads the first two.
+    resolver reads the first two. It is marked ``supports_json_schema``: the
+    resolver sends its JSON schemas as ``response_format`` (constrained
+    decoding on servers that offer it); the first time the endpoint answers
+    such a request with HTTP 400, that request is sent again in JSON mode, and
+    every later one goes in JSON mode directly.
     Raises ``ValueError`` when no key is available for OpenAI's own API.
     """
-    from openai import AsyncOpenAI
+    from openai import AsyncOpenAI, BadRequestError
 
     if not isinstance(model, str) or not model.strip():
         raise ValueError("a model name is required")
@@ -115,6 +119,7 @@ def openai_llm(
         if base_url is None:
             raise ValueError("no API key: set OPENAI_API_KEY, or point OPENAI_BASE_URL at a compatible server")
         api_key = "not-needed"  # local servers (llama.cpp, vLLM, Ollama) ignore it, the client requires one
+    schema_refused: list[bool] = []  # set once the endpoint answered a json_schema request with 400
     clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, tuple[int, AsyncOpenAI]] = (
         weakref.WeakKeyDictionary()
     )
@@ -135,13 +140,28 @@ def openai_llm(
             options.setdefault("temperature", temperature)
         if kwargs.get("keyword_extraction") and "response_format" not in options:
             options["response_format"] = {"type": "json_object"}
-        response = await client().chat.completions.create(
-            model=model, messages=_messages(prompt, system_prompt, history_messages), **options
-        )
+        messages = _messages(prompt, system_prompt, history_messages)
+        wants_schema = _is_schema(options.get("response_format"))
+        if wants_schema and schema_refused:
+            options["response_format"] = {"type": "json_object"}
+        try:
+            response = await client().chat.completions.create(model=model, messages=messages, **options)
+        except BadRequestError:
+            if not wants_schema or schema_refused:
+                raise
+            # An endpoint that refuses json_schema gets JSON mode from now on; the prompt still asks for JSON.
+            schema_refused.append(True)
+            options["response_format"] = {"type": "json_object"}
+            response = await client().chat.completions.create(model=model, messages=messages, **options)
         content = response.choices[0].message.content if response.choices else None
         return CompletionText(content or "", _usage(response))
 
     complete.model_name = model  # type: ignore[attr-defined]
     complete.provider_name = _provider(base_url)  # type: ignore[attr-defined]
     complete.base_url = base_url  # type: ignore[attr-defined]
+    complete.supports_json_schema = True  # type: ignore[attr-defined]
     return complete
+
+
+def _is_schema(response_format: Any) -> bool:
+    return isinstance(response_format, dict) and response_format.get("type") == "json_schema"

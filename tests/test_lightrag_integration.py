@@ -78,7 +78,7 @@ async def test_naive_mode_rewrites_the_text_and_never_sets_keywords(make_rag):
         result = await rag.aquery_data("Oui", param("naive"))
     finally:
         LightRAG.aquery_data = original
-    assert seen[0][0] == "terminal de fidélité Pulse POS Helix"
+    assert seen[0][0] == "Oui — terminal de fidélité Pulse POS Helix"  # the visitor's words, then their meaning
     assert seen[0][1].ll_keywords == [] and seen[0][1].hl_keywords == []
     assert llm.roles() == ["text"]
     assert "doc-retail.txt" in names(result)
@@ -188,7 +188,7 @@ async def test_every_async_entry_point_resolves(make_rag):
         await call("Oui", param("mix"))
         assert llm.roles()[0] == "keywords" and "lightrag_keywords" not in llm.roles()
     resolution = await rag.aresolve("Oui", param("mix"))
-    assert resolution.ll_keywords == ("Pulse POS",) and resolution.query == "Oui"
+    assert resolution.ll_keywords == ("Pulse POS",) and resolution.query == "Oui — Pulse POS"
 
 
 def test_every_sync_entry_point_resolves(tmp_path):

@@ -79,10 +79,11 @@ async def test_the_resolver_span_gets_usage_and_model_through_the_adapter():
     provider.add_span_processor(SimpleSpanProcessor(exporter))
     with fake_chat_server({"keywords": keyword_json(["Offre Santé"], ["santé"])}) as server:
         llm = openai_llm("tiny-model", base_url=server.base_url)
-        turn = Turn(query="Santé", history=(Message(role="assistant", content="Quel secteur ?"),), mode="mix")
+        history = (Message(role="assistant", content="Offre Santé ou offre BTP : quel secteur ?"),)
+        turn = Turn(query="Santé", history=history, mode="mix")
         resolution = await Resolver(ResolverConfig(tracer_provider=provider)).resolve(turn, llm=llm, model="tiny-model")
     assert resolution.ll_keywords == ("Offre Santé",)
-    assert server.requests[0]["body"]["response_format"] == {"type": "json_object"}
+    assert server.requests[0]["body"]["response_format"]["type"] == "json_schema"
     (span,) = [s for s in exporter.get_finished_spans() if s.name == "lightrag_resolve.keywords"]
     assert span.attributes["gen_ai.usage.input_tokens"] == 42
     assert span.attributes["gen_ai.usage.output_tokens"] == 7
@@ -125,3 +126,15 @@ async def test_a_default_temperature_yields_to_the_callers():
         await llm("default")
         await llm("own", temperature=0.7)
     assert [r["body"]["temperature"] for r in server.requests] == [0, 0.7]
+
+
+async def test_an_endpoint_without_json_schema_gets_json_mode_from_then_on():
+    history = (Message(role="assistant", content="Offre Santé ou offre BTP : quel secteur ?"),)
+    turn = Turn(query="Santé", history=history, mode="mix")
+    with fake_chat_server({"keywords": keyword_json(["Offre Santé"], ["santé"])}, refuse_json_schema=True) as server:
+        llm = openai_llm("tiny-model", base_url=server.base_url)
+        first = await Resolver().resolve(turn, llm=llm)
+        second = await Resolver().resolve(turn, llm=llm)
+    formats = [request["body"]["response_format"]["type"] for request in server.requests]
+    assert formats == ["json_schema", "json_object", "json_object"]
+    assert first.ll_keywords == second.ll_keywords == ("Offre Santé",)

@@ -164,9 +164,19 @@ async def test_only_need_context_reuses_the_speculative_result(make_rag, monkeyp
     assert result["metadata"]["resolution"]["decision"] == "keep"
 
 
-async def test_naive_mode_never_runs_the_check(make_rag):
+async def test_naive_mode_runs_the_check_beside_its_search(make_rag, monkeypatch):
+    spy = RetrievalSpy(monkeypatch)
     llm = scripted("RESOLVE: Pulse POS")
     rag = await make_rag(llm)
+    result = await rag.aquery_data(ASK, param(mode="naive"))
+    assert llm.roles() == ["reference"]
+    assert spy.started == [ASK, f"{ASK} — Pulse POS"]
+    assert result["metadata"]["resolution"]["entity"] == "Pulse POS"
+
+
+async def test_naive_mode_can_keep_the_check_off(make_rag):
+    llm = scripted("RESOLVE: Pulse POS")
+    rag = await make_rag(llm, resolver=ResolverConfig(reference_in_naive=False))
     result = await rag.aquery_data(ASK, param(mode="naive"))
     assert "reference" not in llm.roles()
     assert result["metadata"]["resolution"]["fallback_reason"] == "gate_declined"

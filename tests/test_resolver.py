@@ -35,7 +35,10 @@ def test_routing_follows_spec_section_3():
     bypass = resolver.route(turn("Santé", mode="bypass"), enabled=True)
     assert bypass.path == "bypass" and bypass.fallback_reason is None and not bypass.changed
     assert resolver.route(turn("Santé", mode="naive"), enabled=True) == "text"
-    assert resolver.route(turn("Quelles enseignes l'ont installée ?", mode="naive"), enabled=True).fallback_reason == "gate_declined"
+    assert resolver.route(turn("Quelles enseignes l'ont installée ?", mode="naive"), enabled=True) == "reference"
+    naive_off = Resolver(ResolverConfig(reference_in_naive=False))
+    declined = naive_off.route(turn("Quelles enseignes l'ont installée ?", mode="naive"), enabled=True)
+    assert declined.fallback_reason == "gate_declined"
     for mode in ["local", "global", "hybrid", "mix"]:
         assert resolver.route(turn("Santé", mode=mode), enabled=True) == "keywords"
         assert resolver.route(turn("Quelles enseignes l'ont installée ?", mode=mode), enabled=True) == "reference"
@@ -43,20 +46,71 @@ def test_routing_follows_spec_section_3():
     assert resolver.route(turn("Santé", mode="vector"), enabled=True).fallback_reason == "unsupported_mode"
 
 
-def test_keyword_resolution_keeps_the_text_and_fills_both_lists():
-    llm = ScriptedLLM(replies={"keywords": keyword_json(["Offre Santé", "Vitalis"], ["santé"])})
+def test_keyword_resolution_adds_the_meaning_to_the_text_and_fills_both_lists():
+    reply = keyword_json(["Offre Santé", "Vitalis"], ["santé"], query="offre Santé pour cliniques")
+    llm = ScriptedLLM(replies={"keywords": reply})
     resolution = run(Resolver().resolve(turn("Santé"), llm=llm, model="m"))
-    assert resolution.query == "Santé" and resolution.path == "keywords" and resolution.changed
-    assert resolution.ll_keywords == ("Offre Santé", "Vitalis") and resolution.hl_keywords == ("santé",)
+    # The same checks as a naive-mode rewrite: the company's name joins the text.
+    assert resolution.query == "offre Santé pour cliniques Helix" and resolution.path == "keywords" and resolution.changed
+    # "Vitalis" is named nowhere in the conversation: dropped, and recorded.
+    assert resolution.ll_keywords == ("Offre Santé",) and resolution.hl_keywords == ("santé",)
+    assert resolution.dropped_keywords == ("Vitalis",)
     assert resolution.fallback_reason is None and resolution.model == "m" and resolution.elapsed_ms >= 0
     assert llm.calls[0].kwargs == {"response_format": {"type": "json_object"}}
     assert "Quel secteur" in llm.calls[0].prompt and "Reply: Santé" in llm.calls[0].prompt
+    names = llm.calls[0].prompt.split("Names in the conversation:\n", 1)[1]
+    assert ". Santé\n" in names and ". Pulse POS\n" in names
+
+
+def test_the_visitors_words_stay_in_front_of_a_meaning_that_does_not_hold_them():
+    reply = keyword_json(["Pulse POS"], ["commerce"], query="Pulse POS pour le commerce")
+    resolution = run(Resolver().resolve(turn("Oui, le dernier"), llm=ScriptedLLM(replies={"keywords": reply})))
+    assert resolution.query == "Oui, le dernier — Pulse POS pour le commerce Helix"
+    assert resolution.ll_keywords == ("Pulse POS",)
+
+
+def test_without_a_usable_text_the_grounded_keywords_steer_the_text():
+    reply = keyword_json(["Offre BTP"], ["construction"], query="The visitor wants BTP")
+    resolution = run(Resolver().resolve(turn("BTP"), llm=ScriptedLLM(replies={"keywords": reply})))
+    assert resolution.query == "Offre BTP" and resolution.ll_keywords == ("Offre BTP",)
+
+
+def test_keywords_the_conversation_never_named_are_a_fallback():
+    reply = keyword_json(["Vitalis", "Orbit CRM"], ["santé"], query="Vitalis")
+    resolution = run(Resolver().resolve(turn("Santé"), llm=ScriptedLLM(replies={"keywords": reply})))
+    assert resolution.fallback_reason == "ungrounded" and not resolution.changed
+    assert resolution.ll_keywords == () and resolution.dropped_keywords == ("Vitalis", "Orbit CRM")
+
+
+def test_a_picked_option_leads_and_the_other_options_go():
+    history = (Message(role="assistant", content="Shall I send the price of Orbit CRM, Pulse POS or Nimbus?"),)
+    reply = keyword_json(["Orbit CRM", "Pulse POS", "Nimbus"], ["pricing"], query="Orbit CRM Pulse POS Nimbus price")
+    llm = ScriptedLLM(replies={"keywords": reply})
+    resolution = run(Resolver().resolve(turn("Yes, the second one", history=history), llm=llm))
+    assert resolution.ll_keywords == ("Pulse POS",)
+    assert resolution.query == "Yes, the second one — Pulse POS Helix"
+    assert "(The reply picks: Pulse POS)" in llm.calls[0].prompt
+
+
+def test_a_backend_that_decodes_under_a_schema_gets_the_schema():
+    llm = ScriptedLLM(replies={"keywords": keyword_json(["Offre Santé"], ["santé"], query="offre Santé")})
+    llm.supports_json_schema = True  # type: ignore[attr-defined]
+    run(Resolver().resolve(turn("Santé"), llm=llm))
+    response_format = llm.calls[0].kwargs["response_format"]
+    assert response_format["type"] == "json_schema"
+    schema = response_format["json_schema"]["schema"]
+    assert schema["required"] == ["query", "low_level_keywords", "high_level_keywords"]
+    assert schema["properties"]["low_level_keywords"]["maxItems"] == 5
+    off = ScriptedLLM(replies={"keywords": keyword_json(["Offre Santé"], ["santé"])})
+    run(Resolver(ResolverConfig(structured_output="off")).resolve(turn("Santé"), llm=off))
+    assert off.calls[0].kwargs == {}
 
 
 def test_text_resolution_enforces_company_and_cap():
     llm = ScriptedLLM(replies={"text": "offre santé pour cliniques et hôpitaux en France métropolitaine"})
     resolution = run(Resolver(ResolverConfig(company_name="Helix")).resolve(turn("Santé", mode="naive"), llm=llm))
     assert resolution.query == "offre santé pour cliniques et hôpitaux en Helix"
+    assert resolution.original_query == "Santé" and contains_phrase(resolution.query, "Santé")
     assert resolution.path == "text" and resolution.changed and resolution.ll_keywords == ()
 
 
@@ -107,10 +161,23 @@ def test_reference_check_decisions():
     assert rejected.fallback_reason == "rejected:not_in_history" and rejected.rejected_reason == "not_in_history"
     assert rejected.query == ask and not rejected.changed
     assert check("RESOLVE: Helix").rejected_reason == "company"
+    assert check("RESOLVE: 1").entity == "Pulse POS"  # a number from the list stands for its name
+    lowercase = check("RESOLVE: loyalty terminal")  # in the history, but not a name it established
+    assert lowercase.rejected_reason == "not_a_candidate" and not lowercase.changed
+    assert check('{"decision": "RESOLVE", "name": "Pulse POS"}').entity == "Pulse POS"
+    assert check('{"decision": "KEEP", "name": ""}').fallback_reason == "keep"
     garbled = check("It is probably the terminal")
     assert garbled.decision == "error" and garbled.fallback_reason == "unparsable"
     failed = check(TimeoutError("slow"))
     assert failed.decision == "error" and failed.fallback_reason in {"timeout", "llm_error"}
+
+
+def test_a_window_that_names_nothing_spends_no_reference_call():
+    history = (Message(role="assistant", content="happy to help with anything else you need today."),)
+    llm = ScriptedLLM(replies={"reference": "RESOLVE: anything"})
+    resolution = run(Resolver().resolve(turn("Which retailers already run it?", history=history), llm=llm))
+    assert resolution.fallback_reason == "no_candidates" and resolution.decision == "ambiguous"
+    assert llm.calls == [] and not resolution.changed
 
 
 def test_reference_timeout_is_its_own_knob():
@@ -144,11 +211,16 @@ def test_any_model_output_gives_a_lawful_resolution(output, query, mode, raw_his
     assert resolution.original_query == query
     if resolution.fallback_reason is not None:
         assert resolution.query == query and not resolution.ll_keywords
-    if resolution.path == "keywords" or mode in {"bypass"}:
+    if mode in {"bypass"}:
         assert resolution.query == query
-    if resolution.path == "text" and resolution.changed:
-        assert len(resolution.query.split()) <= config.max_query_words and contains_phrase(resolution.query, "Helix")
-        assert not is_scaffold(resolution.query)
+    if resolution.path in {"keywords", "text"} and resolution.changed:
+        # The visitor's words are never lost: in front of the meaning, or inside it.
+        prefix = f"{query.strip()} — "
+        meaning = resolution.query[len(prefix):] if resolution.query.startswith(prefix) else resolution.query
+        assert resolution.query.startswith(prefix) or contains_phrase(meaning, query)
+        assert len(meaning.split()) <= config.max_query_words and not is_scaffold(meaning)
+        if resolution.path == "text":
+            assert contains_phrase(meaning, "Helix")
     if resolution.path == "reference":
         assert resolution.ll_keywords == ()
         if resolution.changed:

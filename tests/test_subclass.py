@@ -27,13 +27,13 @@ EXAMPLE_MODULE = load_example()
 LanguageSchoolResolver = EXAMPLE_MODULE.LanguageSchoolResolver
 HISTORY = (
     Message(role="user", content="What German courses do you offer?"),
-    Message(role="assistant", content="German courses from A1 to C1. A1 or B1?"),
+    Message(role="assistant", content="German courses from A1 to C1. German A1 or German B1?"),
 )
 
 
 def test_the_example_runs(capsys):
     asyncio.run(EXAMPLE_MODULE.main())
-    assert "keywords ('German course B1', 'B1') ('language courses', 'schedules') None" in capsys.readouterr().out
+    assert "keywords ('German B1', 'B1') ('language courses', 'schedules') None" in capsys.readouterr().out
 
 
 def test_overridden_gate_and_format_are_used():

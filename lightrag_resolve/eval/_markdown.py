@@ -113,6 +113,9 @@ def render_markdown(summary: Summary, header: Mapping[str, Any], *, missing: int
         f"- knowledge base: `{header.get('kb_kind')}`, default mode `{settings.get('default_mode')}`, "
         f"recall cut-off k={settings.get('k')}",
         *_resolver_line(settings),
+        *(["- model calls are replayed: each distinct call is answered once, so with a deterministic model "
+           "every run after the first repeats it (the runs are not independent samples), and replayed "
+           "calls cost no model time"] if (header.get("config") or {}).get("replay") else []),
         *([f"- **partial**: {missing} item × arm × run turns were not run; rows cover the turns recorded "
            "(an item's hit rate is over the runs it has)"] if missing else []),
         "",

@@ -39,6 +39,7 @@ class MeteredLLM:
 
     def __init__(self, llm: Callable[..., Awaitable[Any]], tokenizer: TokenCounter) -> None:
         self.llm = llm
+        self.__wrapped__ = llm  # lets the resolver see what the wrapped function supports
         self.tokenizer = tokenizer
         self.model_name = getattr(llm, "model_name", None)
         self._usage: Usage | None = None

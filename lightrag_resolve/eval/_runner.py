@@ -28,6 +28,7 @@ from ._items import Item
 from ._judges import GoldJudge, Judge, Judgement, LLMJudge
 from ._markdown import render_markdown
 from ._metering import MeteredLLM, Usage
+from ._replay import ReplayLLM
 from ._results import Record, ResultsStore
 from ._session import KnowledgeSession
 from ._stats import DEFAULT_RESAMPLES
@@ -47,6 +48,9 @@ class EvalConfig:
     ``company_name`` (the template's own is the default for items without
     one). ``None`` uses the library's defaults, whose timeouts (10 s, 2 s for
     the reference check) suit a hosted model, not a small model on a CPU.
+    ``replay`` answers each distinct model call once (``_replay``): right for
+    a model that decodes deterministically, where run 2 then repeats run 1;
+    turn it off to sample a model that does not.
     """
 
     arms: tuple[str, ...] = ARM_NAMES
@@ -60,6 +64,7 @@ class EvalConfig:
     confidence: float = 0.95
     resamples: int = DEFAULT_RESAMPLES
     resolver: ResolverConfig | None = None
+    replay: bool = True
 
     def __post_init__(self) -> None:
         if self.resolver is not None and not isinstance(self.resolver, ResolverConfig):
@@ -229,7 +234,9 @@ async def run_eval(
     out = Path(out_dir)
     items = select_items(dataset.items, config.limit, config.seed)
     arms = build_arms(config.arms)
-    metered = MeteredLLM(llm, tokenizer)
+    out.mkdir(parents=True, exist_ok=True)
+    answering = ReplayLLM(llm, path=out / "llm-replay.jsonl") if config.replay else llm
+    metered = MeteredLLM(answering, tokenizer)
     metered.model_name = llm_name or metered.model_name
     gold = GoldJudge(documents_by_content=dataset.kb.documents_by_content(), document_ids=dataset.kb.document_ids, k=config.k)
     judge: Judge = gold

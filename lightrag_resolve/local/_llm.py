@@ -46,6 +46,9 @@ class LocalLLM:
     small models (a JSON list repeating one keyword until ``max_tokens``).
     """
 
+    supports_json_schema = True
+    """llama.cpp decodes under a JSON schema's grammar: the resolver sends its schemas."""
+
     def __init__(
         self,
         model: ChatModel,

@@ -1,0 +1,69 @@
+"""Grounding: a model may only hand retrieval names the conversation established.
+
+Pure functions over the candidates of ``_candidates`` and the turn's text.
+A low-level keyword is kept when it is one of the candidates (or holds one, or
+is held by one) or occurs in the reply or the history; a reference name only
+when it is one of the candidates. A reply that picks one option ("B1", "the
+second one") has that option first, and the options it did not pick are
+dropped, since a fixed ``top_k`` spent on every option the assistant offered
+retrieves none of them well.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ._candidates import Candidates
+from ._enforce import contains_phrase
+
+__all__ = ["GroundedKeywords", "focus_on_pick", "ground_keywords", "ground_reference_name", "mentions_other_option"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class GroundedKeywords:
+    """The low-level keywords kept, and those dropped as not established by the conversation."""
+
+    kept: tuple[str, ...]
+    dropped: tuple[str, ...]
+
+
+def _grounded(keyword: str, candidates: Candidates, texts: Sequence[str]) -> bool:
+    if candidates.matching(keyword) is not None:
+        return True
+    return any(contains_phrase(text, keyword) for text in texts)
+
+
+def ground_keywords(keywords: Sequence[str], *, candidates: Candidates, reply: str, history: str) -> GroundedKeywords:
+    """Split ``keywords`` into those the candidates, the reply or the history establish, and the rest."""
+    kept = tuple(keyword for keyword in keywords if _grounded(keyword, candidates, (reply, history)))
+    dropped = tuple(keyword for keyword in keywords if keyword not in kept)
+    return GroundedKeywords(kept=kept, dropped=dropped)
+
+
+def focus_on_pick(keywords: Sequence[str], *, pick: str | None, candidates: Candidates) -> tuple[str, ...]:
+    """The keywords about ``pick`` first ("Offre Santé" for "Santé"), without the options it did not pick.
+
+    ``pick`` itself leads when no keyword holds it.
+    """
+    if pick is None:
+        return tuple(keywords)
+    others = {option.casefold() for option in candidates.options if option.casefold() != pick.casefold()}
+    kept = [keyword for keyword in keywords if keyword.casefold() not in others]
+    about = [keyword for keyword in kept if contains_phrase(keyword, pick)] or [pick]
+    return tuple(about + [keyword for keyword in kept if keyword not in about])
+
+
+def mentions_other_option(text: str, *, pick: str, candidates: Candidates) -> bool:
+    """Whether ``text`` names an offered option other than ``pick``."""
+    return any(
+        contains_phrase(text, option) for option in candidates.options if option.casefold() != pick.casefold()
+    )
+
+
+def ground_reference_name(name: str, candidates: Candidates) -> str | None:
+    """The candidate a proposed reference name stands for: by list number, exactly, or the one it overlaps."""
+    by_number = candidates.by_number(name)
+    if by_number is not None:
+        return by_number
+    return candidates.matching(name)
