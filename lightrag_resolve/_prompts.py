@@ -28,7 +28,7 @@ def _for_company(turn: Turn) -> str:
 
 
 def _conversation(turn: Turn, label: str) -> str:
-    return f"Conversation:\n{turn.history_text}\n\n{label}: {turn.query.strip()}"
+    return f"Conversation:\n{turn.history_text}\n\n{label}: {turn.prompt_query}"
 
 
 def keyword_prompt(turn: Turn, *, max_ll: int, max_hl: int) -> Prompt:

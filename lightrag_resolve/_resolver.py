@@ -217,7 +217,7 @@ class Resolver:
             return replace(base, fallback_reason="unparsable", decision="error")
         outcome = accept_reference_name(
             answer.name,
-            history_text=turn.history_text,
+            history_text=turn.message_texts,
             message=turn.query,
             company_name=turn.company_name,
             max_words=self.config.max_name_words,
