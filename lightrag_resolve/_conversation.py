@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from ._config import ResolverConfig
@@ -82,7 +83,7 @@ class Turn:
         """True when no earlier message exists: nothing to resolve against."""
         return not self.history
 
-    @property
+    @cached_property
     def message_texts(self) -> tuple[str, ...]:
         """What each history message said, exactly as the model sees it, without speaker labels.
 

@@ -76,6 +76,8 @@ QUESTION_MARKS = frozenset(
 """Characters that end a question, in the scripts that have their own."""
 
 _ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-Z\\-_]|\x9b[0-?]*[ -/]*[@-~]")
+_READ_FACTOR = 8
+_SURROGATE = re.compile("[\ud800-\udfff]")
 _GREEK = re.compile(r"[\u0370-\u03ff\u1f00-\u1fff]")
 _CLOSERS = "\"'`»«“”‘’›‹」』】〕）)]}>*_"
 
@@ -101,7 +103,7 @@ def visible(text: str) -> str:
 
 def encodable(text: str) -> str:
     """``text`` with each lone surrogate replaced by U+FFFD, so UTF-8 (and JSON) can encode it."""
-    return text.encode("utf-8", "surrogatepass").decode("utf-8", "replace") if _has_surrogate(text) else text
+    return _SURROGATE.sub("\ufffd", text) if _has_surrogate(text) else text
 
 
 def _has_surrogate(text: str) -> bool:
@@ -157,11 +159,16 @@ def prompt_part(text: str, *, max_words: int | None = None, max_chars: int = MAX
 
     A clipped part ends with " …". Characters matter because a word count
     does not bound a message without spaces (CJK) or one unbroken token.
+    Only the head of a huge text is read (``_READ_FACTOR`` times the bound),
+    so cleaning a megabyte costs no more than cleaning a page.
     """
-    words = clean_single_line(text).split()
+    cut = len(text) > max_chars * _READ_FACTOR
+    words = clean_single_line(text[: max_chars * _READ_FACTOR] if cut else text).split()
     line = " ".join(words)
     if max_words is not None and len(words) > max_words:
         line = " ".join(words[:max_words]) + " …"
+    elif cut and not len(line) > max_chars:
+        line = clip_chars(line + " …", max_chars, marker=" …")
     return clip_chars(line, max_chars, marker=" …")
 
 
