@@ -8,6 +8,7 @@ it (named as what it is: a fake model returning hostile strings).
 from __future__ import annotations
 
 import json
+import unicodedata
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -29,6 +30,11 @@ GERMAN = [
     {"role": "assistant", "content": "We teach A1 and B1. Which level?"},
 ]
 HOSTILE_REPLY: dict[str, str | None] = {"reply": None}
+
+
+def invisible_free(text: str) -> bool:
+    """No control (Cc), format (Cf) or surrogate (Cs) code point."""
+    return all(unicodedata.category(ch) not in ("Cc", "Cf", "Cs") for ch in text)
 
 
 def hostile_script(role: str, system: str, user: str) -> str:
@@ -121,7 +127,7 @@ def test_a_hostile_history_gets_a_4xx_or_an_answer_never_a_500(server: RunningSe
     for call in llm.calls[since:]:
         if call.role == "keywords":  # every prompt part bounded in characters, whatever the history held
             assert len(call.user) <= len("Conversation:\n\n\nReply: B1") + 2 * (len("Assistant: \n") + MAX_PROMPT_PART_CHARS)
-            assert call.user.isprintable() or set(call.user) - set(filter(str.isprintable, call.user)) <= {"\n"}
+            assert invisible_free(call.user.replace("\n", ""))
 
 
 HOSTILE_REPLIES = {
@@ -142,7 +148,7 @@ def test_a_hostile_model_answer_becomes_clean_keywords_or_a_fallback(server: Run
         resolution = response.json()["metadata"]["resolution"]
         assert len(resolution["raw_output"] or "") <= MAX_RAW_OUTPUT_CHARS
         for keyword in resolution["ll_keywords"] + resolution["hl_keywords"]:
-            assert keyword.isprintable() and len(keyword) <= MAX_KEYWORD_CHARS
+            assert invisible_free(keyword) and len(keyword) <= MAX_KEYWORD_CHARS
 
 
 # ---- bounded fuzz: 30 requests ---------------------------------------------------
@@ -164,4 +170,6 @@ def test_fuzzed_hostile_requests_never_get_a_500(server: RunningServer, query, h
     if path == "/query/data" and response.status_code == 200:
         resolution = response.json()["metadata"].get("resolution")
         if resolution and resolution["changed"]:
-            assert all(text.isprintable() for text in [resolution["query"], *resolution["ll_keywords"], *resolution["hl_keywords"]])
+            assert all(invisible_free(text) for text in [*resolution["ll_keywords"], *resolution["hl_keywords"]])
+            if resolution["query"] != resolution["original_query"]:
+                assert invisible_free(resolution["query"])
