@@ -54,8 +54,8 @@ def _squash(text: str) -> str:
 
 
 def is_none_answer(text: str) -> bool:
-    """Whether the model declined (``NONE`` and its equivalents) or said nothing."""
-    return _squash(text).strip(_QUOTES + ".!").casefold() in _NONE_ANSWERS | {""}
+    """Whether the model declined (``NONE`` and its equivalents) or said nothing visible."""
+    return clean_single_line(text).strip(_QUOTES + ".!").casefold() in _NONE_ANSWERS | {""}
 
 
 def is_scaffold(text: str) -> bool:
@@ -94,8 +94,9 @@ class TextOutcome:
 
 
 def _first_line(text: str) -> str:
+    """The first line with a visible character (a line of NULs or zero-width spaces is empty)."""
     for line in text.splitlines():
-        if line.strip():
+        if clean_single_line(line):
             return line.strip()
     return ""
 

@@ -18,6 +18,7 @@ from fakes import ScriptedLLM, keyword_json
 from lightrag_resolve import Message, Resolution, Resolver, ResolverConfig, Turn
 from lightrag_resolve._enforce import accept_reference_name, clean_keywords, enforce_keywords, enforce_text_query
 from lightrag_resolve._model_call import ask_model
+from lightrag_resolve._parse import parse_keyword_answer
 from lightrag_resolve._prompts import Prompt, keyword_prompt, reference_prompt, text_prompt
 from lightrag_resolve._text import (
     MAX_KEYWORD_CHARS,
@@ -166,6 +167,16 @@ def test_output_of_nothing_but_invisible_characters_is_the_empty_fallback(output
     assert enforce_keywords([output], [output], max_ll=5, max_hl=3).fallback_reason == "empty"
     resolution, _ = resolve(turn("Santé", ["Which sector?", "Santé or BTP?"], mode="naive"), output)
     assert resolution.fallback_reason == "empty" and resolution.query == "Santé"
+
+
+def test_a_leading_line_of_invisible_characters_or_a_bom_does_not_hide_the_answer():
+    assert enforce_text_query("\u200b\x00\ncliniques santé", company_name=None, max_words=8).query == "cliniques santé"
+    history = ["What do you sell?", "We sell Pulse POS."]
+    resolution, _ = resolve(turn("Which retailers already run it?", history), "\ufeffRESOLVE: Pulse POS")
+    assert resolution.entity == "Pulse POS"
+    keep, _ = resolve(turn("Which retailers already run it?", history), "\u200b\n\ufeffKEEP")
+    assert keep.fallback_reason == "keep"
+    assert parse_keyword_answer("NONE\u200b") == parse_keyword_answer("NONE")
 
 
 def test_terminal_escapes_and_controls_are_dropped_from_queries_keywords_and_names():
