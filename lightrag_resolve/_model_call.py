@@ -50,7 +50,7 @@ async def ask_model(
     that is not text or whose ``str()`` raises, and a ``CancelledError`` the
     model raised itself (a client library cancelling its own inner task) are
     failures. Only the caller's cancellation propagates, cancelling the call
-    with it. The two are told apart without ``Task.cancelling`` (so alike on
+    with it. The two are told apart without ``Task.cancelling`` (so the same on
     Python 3.10): the model runs in its own task, so a ``CancelledError`` out
     of ``asyncio.wait`` is always the caller's, and a call task that ended
     cancelled without being cancelled here cancelled itself.

@@ -130,7 +130,8 @@ def clip_chars(text: str, max_chars: int, marker: str = "") -> str:
     """``text`` cut to at most ``max_chars`` characters, ``marker`` included when cut.
 
     The cut falls at the last space before the limit when there is one in
-    its second half, else exactly at the limit (a text without spaces).
+    its second half, else exactly at the limit (a text without spaces). A
+    limit too small for the marker cuts without one.
     """
     if len(text) <= max_chars:
         return text
@@ -139,7 +140,7 @@ def clip_chars(text: str, max_chars: int, marker: str = "") -> str:
     space = head.rfind(" ")
     if space >= room // 2:
         head = head[:space]
-    return (head.rstrip() + marker)[:max_chars] if room else marker[:max_chars]
+    return head.rstrip() + marker if room else text[:max_chars]
 
 
 def clean_single_line(text: str, max_chars: int | None = None) -> str:

@@ -356,3 +356,10 @@ def test_fuzz_no_hostile_model_or_message_breaks_the_invariants(case):
     assert_safe_resolution(resolution)
     for call in llm.calls:
         assert_prompt_bounded(Prompt(system=call.system_prompt or "", user=call.prompt))
+
+
+@given(st.one_of(hostile_text, phrase), st.integers(0, 300), st.sampled_from(["", " …", "…[cut]"]))
+def test_clipping_never_exceeds_its_character_bound(text, cap, marker):
+    clipped = clip_chars(text, cap, marker)
+    assert len(clipped) <= cap
+    assert clipped == text or len(text) > cap
