@@ -363,3 +363,11 @@ def test_clipping_never_exceeds_its_character_bound(text, cap, marker):
     clipped = clip_chars(text, cap, marker)
     assert len(clipped) <= cap
     assert clipped == text or len(text) > cap
+
+
+@pytest.mark.parametrize("name", ["\x00", "\u200b\ufeff", "\ud800", "\x1b[31m"])
+def test_a_reference_name_of_invisible_characters_only_is_resolve_without_a_name(name):
+    """Left empty, ``RESOLVE: <invisible>`` reads as ``RESOLVE:`` with no name: unparsable, as SPEC's parser has it."""
+    history = ["What do you sell?", "We sell Pulse POS."]
+    resolution, _ = resolve(turn("Which retailers already run it?", history), f"RESOLVE: {name}")
+    assert resolution.fallback_reason == "unparsable" and resolution.entity is None and not resolution.changed
