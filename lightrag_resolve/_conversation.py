@@ -9,6 +9,7 @@ from typing import Any
 
 from ._candidates import Candidates, collect_candidates
 from ._config import ResolverConfig
+from ._text import MAX_PROMPT_PART_CHARS, prompt_part
 
 __all__ = ["Message", "Turn", "recent_messages"]
 
@@ -50,13 +51,6 @@ def recent_messages(history: Any, limit: int) -> tuple[Message, ...]:
     return tuple(usable[-limit:]) if limit > 0 else ()
 
 
-def _clip_words(text: str, max_words: int) -> str:
-    words = text.split()
-    if len(words) <= max_words:
-        return " ".join(words)
-    return " ".join(words[:max_words]) + " …"
-
-
 @dataclass(frozen=True, kw_only=True)
 class Turn:
     """The visitor's message with the history window the resolver may read."""
@@ -92,32 +86,35 @@ class Turn:
         """True when no earlier message exists: nothing to resolve against."""
         return not self.history
 
+    @cached_property
+    def message_texts(self) -> tuple[str, ...]:
+        """What each history message said, exactly as the model sees it, without speaker labels.
+
+        Each message is one line without control or format characters, clipped
+        to ``message_words`` words and ``MAX_PROMPT_PART_CHARS`` characters
+        (``prompt_part``). The reference check accepts only names that occur
+        in one of these texts: the prompt's own labels ("Visitor:",
+        "Assistant:") are scaffolding, not something the conversation named.
+        """
+        return tuple(prompt_part(message.content, max_words=self.message_words) for message in self.history)
+
     @property
     def history_text(self) -> str:
-        """The history exactly as the model sees it, one ``Speaker: text`` line each.
-
-        Long messages are clipped to ``message_words`` words; the reference
-        check accepts only names that occur in this text.
-        """
+        """The history exactly as the model sees it, one ``Speaker: text`` line each (``message_texts``)."""
         return "\n".join(
-            f"{message.speaker}: {_clip_words(message.content, self.message_words)}"
-            for message in self.history
+            f"{message.speaker}: {text}" for message, text in zip(self.history, self.message_texts)
         )
 
     @property
-    def messages_text(self) -> str:
-        """What the messages said, clipped as the model sees them, without the speaker labels.
-
-        Names are checked against this, never against the prompt's scaffolding:
-        "Assistant" is a label, not a name the conversation established.
-        """
-        return "\n".join(_clip_words(message.content, self.message_words) for message in self.history)
+    def prompt_query(self) -> str:
+        """The visitor's message as a prompt shows it: one line, at most ``MAX_PROMPT_PART_CHARS`` characters."""
+        return prompt_part(self.query, max_chars=MAX_PROMPT_PART_CHARS)
 
     @cached_property
     def candidates(self) -> Candidates:
-        """The names this turn may be resolved to, collected in code from the window."""
+        """The names this turn may be resolved to, collected in code from the window (``message_texts``)."""
         return collect_candidates(
-            [(message.role, _clip_words(message.content, self.message_words)) for message in self.history],
+            [(message.role, text) for message, text in zip(self.history, self.message_texts)],
             known_names=self.known_names,
             company_name=self.company_name,
         )

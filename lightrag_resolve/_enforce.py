@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ._resolution import RejectedReason
+from ._text import MAX_KEYWORD_CHARS, MAX_NAME_CHARS, MAX_QUERY_CHARS, clean_single_line, clip_chars, normalize_for_compare
 
 __all__ = [
     "KeywordOutcome",
@@ -54,8 +55,8 @@ def _squash(text: str) -> str:
 
 
 def is_none_answer(text: str) -> bool:
-    """Whether the model declined (``NONE`` and its equivalents) or said nothing."""
-    return _squash(text).strip(_QUOTES + ".!").casefold() in _NONE_ANSWERS | {""}
+    """Whether the model declined (``NONE`` and its equivalents) or said nothing visible."""
+    return clean_single_line(text).strip(_QUOTES + ".!").casefold() in _NONE_ANSWERS | {""}
 
 
 def is_scaffold(text: str) -> bool:
@@ -69,13 +70,20 @@ def is_scaffold(text: str) -> bool:
     return stripped[:1].isdigit() or _SCAFFOLD.search(stripped) is not None
 
 
-def contains_phrase(haystack: str, needle: str) -> bool:
-    """Case-insensitive whole-word containment, blind to runs of white space."""
-    needle = _squash(needle).casefold()
+def contains_phrase(haystack: str | Iterable[str], needle: str) -> bool:
+    """Whole-word containment after ``normalize_for_compare``, blind to runs of white space.
+
+    Case, compatibility forms (full-width letters) and invisible characters
+    (zero-width space, soft hyphen, BOM, word joiner) make no difference. A
+    ``haystack`` that is an iterable of texts contains the needle when one of
+    them does, so a phrase never matches across two messages.
+    """
+    needle = normalize_for_compare(needle)
     if not needle:
         return False
-    pattern = r"(?<!\w)" + re.escape(needle) + r"(?!\w)"
-    return re.search(pattern, _squash(haystack).casefold()) is not None
+    texts = (haystack,) if isinstance(haystack, str) else tuple(haystack)
+    pattern = re.compile(r"(?<!\w)" + re.escape(needle) + r"(?!\w)")
+    return any(pattern.search(normalize_for_compare(text)) is not None for text in texts if isinstance(text, str))
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -87,8 +95,9 @@ class TextOutcome:
 
 
 def _first_line(text: str) -> str:
+    """The first line with a visible character (a line of NULs or zero-width spaces is empty)."""
     for line in text.splitlines():
-        if line.strip():
+        if clean_single_line(line):
             return line.strip()
     return ""
 
@@ -96,29 +105,39 @@ def _first_line(text: str) -> str:
 def enforce_text_query(output: Any, *, company_name: str | None, max_words: int) -> TextOutcome:
     """Turn a model's rewrite into a short search query, or refuse it (SPEC §5.1).
 
-    Order: first non-empty line, labels and quotes removed; ``NONE``/empty ->
-    ``empty``; scaffold -> ``scaffold``; then at most ``max_words`` words, with
-    the company name appended (inside the cap) when it is missing.
+    Order: first non-empty line, control and format characters dropped
+    (``clean_single_line``), labels and quotes removed; ``NONE``/empty ->
+    ``empty``; scaffold -> ``scaffold``; then at most ``max_words`` words and
+    ``MAX_QUERY_CHARS`` characters, with the company name appended (inside
+    both caps) when it is missing.
     """
     if not isinstance(output, str):
         return TextOutcome(query=None, fallback_reason="unparsable")
-    line = _LABEL.sub("", _first_line(output)).strip(_QUOTES)
+    line = _LABEL.sub("", clean_single_line(_first_line(output))).strip(_QUOTES)
     if is_none_answer(line):
         return TextOutcome(query=None, fallback_reason="empty")
     if is_scaffold(line):
         return TextOutcome(query=None, fallback_reason="scaffold")
-    words = line.split()[:max_words]
-    if company_name and not contains_phrase(" ".join(words), company_name):
-        company_words = company_name.split()
-        words = (words[: max(max_words - len(company_words), 0)] + company_words)[:max_words]
-    return TextOutcome(query=" ".join(words), fallback_reason=None)
+    query = clip_chars(" ".join(line.split()[:max_words]), MAX_QUERY_CHARS).strip()
+    company = clean_single_line(company_name or "")
+    if company and not contains_phrase(query, company):
+        company_words = company.split()
+        words = query.split()[: max(max_words - len(company_words), 0)]
+        room = MAX_QUERY_CHARS - len(company) - 1
+        head = clip_chars(" ".join(words), room).split() if room > 0 else []
+        query = " ".join([*head, *company_words][:max_words])
+    if not query:
+        return TextOutcome(query=None, fallback_reason="empty")
+    return TextOutcome(query=query, fallback_reason=None)
 
 
 def clean_keywords(values: Any) -> list[str]:
     """Strings only, stripped, without empties, ``NONE``s or case-insensitive repeats.
 
     A single string is split on commas, semicolons and new lines, as models
-    sometimes return one CSV string instead of a list. Order is kept.
+    sometimes return one CSV string instead of a list. Each keyword is one
+    line without control or format characters, cut to ``MAX_KEYWORD_CHARS``
+    characters; one left empty is dropped. Order is kept.
     """
     if isinstance(values, str):
         values = re.split(r"[,;\n]", values)
@@ -129,10 +148,11 @@ def clean_keywords(values: Any) -> list[str]:
     for value in values:
         if not isinstance(value, str):
             continue
-        keyword = _squash(value).strip(_QUOTES)
-        if is_none_answer(keyword) or keyword.casefold() in seen:
+        keyword = clip_chars(clean_single_line(value).strip(_QUOTES), MAX_KEYWORD_CHARS).strip(_QUOTES)
+        key = normalize_for_compare(keyword)
+        if is_none_answer(keyword) or not key or key in seen:
             continue
-        seen.add(keyword.casefold())
+        seen.add(key)
         cleaned.append(keyword)
     return cleaned
 
@@ -172,10 +192,12 @@ def cut_gloss(name: str) -> str:
     """The name alone, without an explanation the model added after it.
 
     "Eudonet - the message is about…" and "Eudonet (the CRM)" both give
-    "Eudonet"; surrounding quotes and final punctuation go too.
+    "Eudonet"; surrounding quotes and final punctuation go too. Only the
+    first line counts, and control and format characters (terminal escapes
+    included) are removed before the gloss is looked for.
     """
-    head = _GLOSS.split(name.strip(), maxsplit=1)[0]
-    return _squash(head).strip(_QUOTES).rstrip(".,;:!?").strip(_QUOTES)
+    head = _GLOSS.split(clean_single_line(_first_line(name)), maxsplit=1)[0]
+    return clean_single_line(head).strip(_QUOTES).rstrip(".,;:!?").strip(_QUOTES)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -189,7 +211,7 @@ class NameOutcome:
 def accept_reference_name(
     name: str,
     *,
-    history_text: str,
+    history_text: str | Iterable[str],
     message: str,
     company_name: str | None,
     max_words: int,
@@ -198,8 +220,10 @@ def accept_reference_name(
 
     The name (gloss cut) must occur in the history the model saw, must not be
     the company itself, must not already be in the message, and must have at
-    most ``max_words`` words. Checked in that order; the first failure is the
-    recorded reason.
+    most ``max_words`` words and ``MAX_NAME_CHARS`` characters. Checked in
+    that order; the first failure is the recorded reason. ``history_text`` is
+    what the messages said (``Turn.message_texts``), never the prompt's
+    labels; every comparison is made after ``normalize_for_compare``.
     """
     name = cut_gloss(name)
     if not name or not contains_phrase(history_text, name):
@@ -208,14 +232,17 @@ def accept_reference_name(
         return NameOutcome(name=None, rejected_reason="company")
     if contains_phrase(message, name):
         return NameOutcome(name=None, rejected_reason="already_named")
-    if len(name.split()) > max_words:
+    if len(name.split()) > max_words or len(name) > MAX_NAME_CHARS:
         return NameOutcome(name=None, rejected_reason="too_long")
     return NameOutcome(name=name, rejected_reason=None)
 
 
 def append_name(message: str, name: str) -> str:
-    """The retrieval input for a resolved reference: the message, then the name."""
-    return f"{message.strip()} — {name}"
+    """The retrieval input for a resolved reference: the message, then the name.
+
+    Both are put on one line without control or format characters.
+    """
+    return f"{clean_single_line(message)} — {clean_single_line(name)}"
 
 
 def append_meaning(message: str, meaning: str) -> str:
@@ -223,9 +250,10 @@ def append_meaning(message: str, meaning: str) -> str:
 
     Nothing the visitor typed is lost, and the text-driven parts of retrieval
     (the vector chunk search, VECTOR chunk picking) see the resolved meaning.
-    A meaning that already holds the whole message is used alone.
+    A meaning that already holds the whole message is used alone. Both are
+    put on one line without control or format characters.
     """
-    message, meaning = message.strip(), " ".join(meaning.split())
+    message, meaning = clean_single_line(message), clean_single_line(meaning)
     if not meaning:
         return message
     if contains_phrase(meaning, message):

@@ -34,9 +34,11 @@ def _grounded(keyword: str, candidates: Candidates, texts: Sequence[str]) -> boo
     return any(contains_phrase(text, keyword) for text in texts)
 
 
-def ground_keywords(keywords: Sequence[str], *, candidates: Candidates, reply: str, history: str) -> GroundedKeywords:
-    """Split ``keywords`` into those the candidates, the reply or the history establish, and the rest."""
-    kept = tuple(keyword for keyword in keywords if _grounded(keyword, candidates, (reply, history)))
+def ground_keywords(
+    keywords: Sequence[str], *, candidates: Candidates, reply: str, history: Sequence[str]
+) -> GroundedKeywords:
+    """Split ``keywords`` into those the candidates, the reply or a history message establish, and the rest."""
+    kept = tuple(keyword for keyword in keywords if _grounded(keyword, candidates, (reply, *history)))
     dropped = tuple(keyword for keyword in keywords if keyword not in kept)
     return GroundedKeywords(kept=kept, dropped=dropped)
 

@@ -170,7 +170,7 @@ class ResolvingLightRAG(LightRAG):
         One batch lookup of the window's n-grams: its cost follows the window,
         not the graph. A graph that fails or is slow adds no names.
         """
-        spans = name_ngrams(turn.messages_text.splitlines())
+        spans = name_ngrams(turn.message_texts)
         graph = getattr(self, "chunk_entity_relation_graph", None)
         if not spans or graph is None:
             return turn

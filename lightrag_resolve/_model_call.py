@@ -26,6 +26,16 @@ class ModelReply:
     elapsed_ms: float
 
 
+async def _stop(call: asyncio.Future[Any]) -> None:
+    """Cancel the model's call and wait until it has ended; what it returns is dropped."""
+    call.cancel()
+    try:
+        await asyncio.wait({call})
+    finally:
+        if call.done() and not call.cancelled():
+            call.exception()  # retrieved, so asyncio logs nothing about it
+
+
 async def ask_model(
     llm: Callable[..., Awaitable[Any]],
     prompt: Prompt,
@@ -36,8 +46,19 @@ async def ask_model(
     """Call ``llm`` once, no retry, bounded by ``timeout`` seconds.
 
     Every failure of the model becomes a ``ModelReply`` with a reason, so a
-    resolver never raises into the caller's query. Cancellation is not a
-    failure: it propagates, cancelling the call with it.
+    resolver never raises into the caller's query: an exception, a result
+    that is not text or whose ``str()`` raises, and a ``CancelledError`` the
+    model raised itself (a client library cancelling its own inner task) are
+    failures. Only the caller's cancellation propagates, cancelling the call
+    with it. The two are told apart without ``Task.cancelling`` (so the same on
+    Python 3.10): the model runs in its own task, so a ``CancelledError`` out
+    of ``asyncio.wait`` is always the caller's, and a call task that ended
+    cancelled without being cancelled here cancelled itself.
+
+    An answer that comes after the timeout is never used. The call runs in its
+    own task; at the timeout it is cancelled and awaited, so nothing outlives
+    the query, and a model that ignores the cancellation and answers late
+    only delays the turn: its answer is dropped and ``timeout`` recorded.
     """
     started = time.perf_counter()
 
@@ -47,18 +68,32 @@ async def ask_model(
 
     failure: str | None = None
     text: str | None = None
+    call = asyncio.ensure_future(invoke())
     try:
-        result = await asyncio.wait_for(invoke(), timeout)
-    except asyncio.TimeoutError:
+        done, _ = await asyncio.wait({call}, timeout=timeout)
+    except asyncio.CancelledError:
+        await _stop(call)
+        raise
+    if not done:
+        await _stop(call)
         failure = "timeout"
-    except Exception as exc:  # the model's failure is a fallback, never the caller's error
+    elif call.cancelled():
+        logger.debug("resolver model call cancelled itself")
+        failure = "llm_error"
+    elif call.exception() is not None:
+        exc = call.exception()
+        if not isinstance(exc, Exception):
+            raise exc  # KeyboardInterrupt, SystemExit: not the model's failure to hide
         logger.debug("resolver model call failed: %r", exc)
         failure = "llm_error"
     else:
+        result = call.result()
         record_model_result(result)
-        if isinstance(result, str):
-            text = str(result)
-        else:
+        try:
+            text = str(result) if isinstance(result, str) else None
+        except Exception as exc:  # a str subclass whose __str__ raises
+            logger.debug("reading the resolver model's result raised: %r", exc)
+        if text is None:
             failure = "unparsable"
     elapsed = (time.perf_counter() - started) * 1000
     return ModelReply(text=text, failure=failure, elapsed_ms=elapsed)

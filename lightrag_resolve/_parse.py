@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from ._enforce import is_none_answer
+from ._text import clean_single_line
 
 __all__ = ["KeywordAnswer", "ReferenceAnswer", "parse_keyword_answer", "parse_reference_answer"]
 
@@ -83,13 +84,13 @@ def parse_reference_answer(output: str) -> ReferenceAnswer | None:
     Markdown emphasis and quotes around the answer are ignored; a RESOLVE
     without a name, or any other first line, is unreadable (``None``).
     """
-    obj = _json_object(output) if output.lstrip().startswith("{") else None
+    obj = _json_object(output) if clean_single_line(output).startswith("{") else None
     if obj is not None:
         decision, name = obj.get("decision"), obj.get("name")
         if not isinstance(decision, str):
             return None
         output = f"{decision}: {name}" if isinstance(name, str) and name.strip() else decision
-    line = next((line for line in output.splitlines() if line.strip()), "")
+    line = clean_single_line(next((line for line in output.splitlines() if clean_single_line(line)), ""))
     line = line.replace("*", "").replace("`", "").strip().strip("_\"'> ").strip()
     match = _REFERENCE.match(line)
     if match is None:

@@ -33,7 +33,7 @@ def _conversation(turn: Turn, label: str, *, pick: str | None = None) -> str:
     parts = [f"Conversation:\n{turn.history_text}"]
     if turn.candidates.names:
         parts.append(f"Names in the conversation:\n{turn.candidates.numbered()}")
-    message = f"{label}: {turn.query.strip()}"
+    message = f"{label}: {turn.prompt_query}"
     if pick is not None:
         message += f"\n(The reply picks: {pick})"
     parts.append(message)

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
+from ._text import encodable, recorded_output
+
 __all__ = ["Decision", "FallbackReason", "Path", "RejectedReason", "Resolution"]
 
 Path = Literal["disabled", "first_turn", "bypass", "text", "keywords", "reference"]
@@ -36,7 +38,9 @@ class Resolution:
     that the conversation did not establish. ``ll_keywords`` and
     ``hl_keywords`` are both empty (LightRAG extracts its own) or both filled;
     the constructor refuses anything else, so no code path can hand LightRAG
-    half a keyword query.
+    half a keyword query. ``raw_output`` is recorded encodable (a lone
+    surrogate becomes U+FFFD) and bounded (``_text.MAX_RAW_OUTPUT_CHARS``,
+    marked as cut), so the record always serialises to UTF-8 JSON.
     """
 
     query: str
@@ -60,6 +64,8 @@ class Resolution:
         object.__setattr__(self, "hl_keywords", tuple(self.hl_keywords))
         object.__setattr__(self, "candidates", tuple(self.candidates))
         object.__setattr__(self, "dropped_keywords", tuple(self.dropped_keywords))
+        if isinstance(self.raw_output, str):
+            object.__setattr__(self, "raw_output", recorded_output(self.raw_output))
         if bool(self.ll_keywords) != bool(self.hl_keywords):
             raise ValueError("ll_keywords and hl_keywords must be both empty or both non-empty")
         if self.ll_keywords and self.fallback_reason is not None:
@@ -76,8 +82,13 @@ class Resolution:
         return bool(self.ll_keywords)
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict, ``changed`` included."""
-        data = asdict(self)
+        """A JSON-ready dict, ``changed`` included.
+
+        Every text in it is UTF-8 encodable: a lone surrogate in the
+        visitor's own words (``original_query``) is shown as U+FFFD here,
+        while the record itself keeps what the caller passed.
+        """
+        data = {key: encodable(value) if isinstance(value, str) else value for key, value in asdict(self).items()}
         data["ll_keywords"] = list(self.ll_keywords)
         data["hl_keywords"] = list(self.hl_keywords)
         data["candidates"] = list(self.candidates)

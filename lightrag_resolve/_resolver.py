@@ -211,7 +211,7 @@ class Resolver:
         if outcome.fallback_reason is not None:
             return replace(base, fallback_reason=outcome.fallback_reason)
         grounded = ground_keywords(
-            outcome.ll_keywords, candidates=turn.candidates, reply=turn.query, history=turn.messages_text
+            outcome.ll_keywords, candidates=turn.candidates, reply=turn.query, history=turn.message_texts
         )
         if not grounded.kept:
             return replace(base, fallback_reason="ungrounded", dropped_keywords=grounded.dropped)
@@ -286,7 +286,7 @@ class Resolver:
         proposed = cut_gloss(turn.candidates.by_number(answer.name) or answer.name)
         outcome = accept_reference_name(
             proposed,
-            history_text=turn.messages_text,
+            history_text=turn.message_texts,
             message=turn.query,
             company_name=turn.company_name,
             max_words=self.config.max_name_words,

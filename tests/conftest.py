@@ -20,6 +20,8 @@ settings.register_profile(
     "default", max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 settings.register_profile("ci", max_examples=400, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+settings.register_profile("fuzz", max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
+"""The bounded fuzz of hostile text (issue 13): applied per test, whatever profile is loaded."""
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 

@@ -58,3 +58,61 @@ message = st.fixed_dictionaries({"role": roles, "content": st.one_of(phrase, st.
 history = st.lists(message, min_size=0, max_size=5)
 queries = st.one_of(phrase, st.text(max_size=60), phrase.map(lambda p: p + " ?"), st.sampled_from(["B1", "OK", "Si", "Santé", "Yes, B1"]))
 modes = st.sampled_from(["local", "global", "hybrid", "mix", "naive", "bypass"])
+
+
+# ---- hostile text (issue 13) -----------------------------------------------------
+
+FORMAT_CHARS = ["\u200b", "\u00ad", "\ufeff", "\u2060", "\u200c", "\u200d", "\u200e", "\u202e", "\u2066", "\U000e0001"]
+"""Format characters (Unicode category Cf): zero-width space, soft hyphen, BOM, word joiner, bidi controls, a tag."""
+
+CONTROL_CHARS = ["\x00", "\x07", "\x08", "\t", "\n", "\r", "\x0b", "\x0c", "\x1b", "\x7f", "\x85", "\x9b"]
+"""Control characters (Unicode category Cc), white-space ones included."""
+
+TERMINAL_ESCAPES = ["\x1b[31m", "\x1b[0m", "\x1b[2J", "\x1b]0;pwned\x07", "\x9b1;31m", "\x1bc"]
+
+lone_surrogate = st.characters(min_codepoint=0xD800, max_codepoint=0xDFFF)
+invisible = st.one_of(st.sampled_from(FORMAT_CHARS + CONTROL_CHARS + TERMINAL_ESCAPES), lone_surrogate)
+
+cjk_run = st.text(alphabet=st.characters(min_codepoint=0x4E00, max_codepoint=0x9FFF), min_size=1, max_size=400)
+"""Chinese without spaces: one "word" however long."""
+
+huge_token = st.builds(lambda ch, n: ch * n, st.sampled_from(["x", "é", "数", "\U0001f600"]), st.integers(2_000, 120_000))
+"""One unbroken token of thousands of characters."""
+
+
+@st.composite
+def _salted(draw, base) -> str:
+    """``base`` with invisible characters inserted at random places."""
+    text = draw(base)
+    for _ in range(draw(st.integers(0, 4))):
+        at = draw(st.integers(0, len(text)))
+        text = text[:at] + draw(invisible) + text[at:]
+    return text
+
+
+hostile_text = st.one_of(
+    _salted(phrase),
+    _salted(cjk_run),
+    st.lists(invisible, min_size=1, max_size=8).map("".join),
+    st.text(alphabet=st.characters(blacklist_categories=()), max_size=40),
+    huge_token,
+)
+"""Text an attacker or a broken model may send: invisible, control and surrogate characters, CJK, huge tokens."""
+
+
+@st.composite
+def hostile_model_output(draw) -> str:
+    """What a scripted fake model may answer: hostile text as a rewrite, as keywords, or as a reference name."""
+    value = draw(hostile_text)
+    form = draw(st.sampled_from(["raw", "keywords", "csv", "resolve", "line"]))
+    if form == "keywords":
+        ll = draw(st.lists(hostile_text, min_size=1, max_size=3))
+        hl = draw(st.lists(hostile_text, min_size=1, max_size=3))
+        return json.dumps({"low_level_keywords": ll, "high_level_keywords": hl}, ensure_ascii=draw(st.booleans()))
+    if form == "csv":
+        return json.dumps({"low_level_keywords": value, "high_level_keywords": [value]})
+    if form == "resolve":
+        return f"RESOLVE: {value}"
+    if form == "line":
+        return f"{value} {draw(phrase)}"
+    return value

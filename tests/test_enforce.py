@@ -13,6 +13,7 @@ from lightrag_resolve._enforce import (
     enforce_text_query,
     is_scaffold,
 )
+from lightrag_resolve._text import clean_single_line
 from strategies import keyword_list, model_output, phrase, scaffold_text
 
 COMPANIES = st.one_of(st.none(), st.sampled_from(["Helix", "Acme Software", "Groupe Étoile SA"]))
@@ -141,7 +142,7 @@ def test_an_accepted_name_is_established_new_short_and_not_the_company(name, his
         assert not contains_phrase(message, outcome.name)
         assert not (company and contains_phrase(company, outcome.name))
         assert 1 <= len(outcome.name.split()) <= 6
-        assert append_name(message, outcome.name) == f"{message.strip()} — {outcome.name}"
+        assert append_name(message, outcome.name) == f"{clean_single_line(message)} — {outcome.name}"
 
 
 @given(phrase, st.sampled_from([" - gloss here", " — because", ": explanation", " (note)", ", which is", ". Then"]))

@@ -2,6 +2,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from lightrag_resolve import should_resolve
+from lightrag_resolve._text import QUESTION_MARKS, is_question, visible
+from strategies import FORMAT_CHARS, hostile_text
 
 
 def test_short_replies_pass_the_gate():
@@ -26,8 +28,48 @@ def test_non_text_is_a_clear_error():
         should_resolve(None)  # type: ignore[arg-type]
 
 
-@given(st.text(), st.integers(min_value=1, max_value=10))
+@given(st.one_of(st.text(), hostile_text), st.integers(min_value=1, max_value=10))
 def test_gate_passes_exactly_short_non_questions(query, limit):
-    stripped = query.strip()
-    expected = bool(stripped) and not stripped.endswith("?") and len(stripped.split()) <= limit
+    words = visible(query).split()
+    expected = bool(words) and not is_question(query) and len(words) <= limit
     assert should_resolve(query, limit) is expected
+
+
+def test_questions_in_any_script_are_declined():
+    for question in [
+        "哪些诊所已经在用它了？",
+        "ما هي الأسعار؟",
+        "Τι κοστίζει\u037e",  # the Greek question mark
+        "Τι κοστίζει;",  # the same after NFC, an ASCII semicolon in Greek text
+        "ኣሎ፧",
+        "Ինչպե՞ս",
+        "Vraiment⸮",
+        "Which one? ",
+        "«Lequel ?»",
+        '"Which one?"  ',
+        "Which one?\u200b",
+        "それは何ですか？」",
+        "Which one?\ufeff\u2060 ",
+    ]:
+        assert is_question(question), question
+        assert not should_resolve(question), question
+
+
+def test_a_semicolon_ends_a_question_only_in_greek_text():
+    assert not is_question("Santé;") and should_resolve("Santé;")
+    assert is_question("Πόσο κοστίζει;") and not should_resolve("Πόσο κοστίζει;")
+
+
+@given(
+    st.text(max_size=20).filter(lambda text: text.strip()),
+    st.sampled_from(sorted(QUESTION_MARKS)),
+    st.lists(st.sampled_from([" ", "\u3000", '"', "»", "”", "」", ")", *FORMAT_CHARS]), max_size=4).map("".join),
+)
+def test_a_question_mark_of_any_script_keeps_a_question_a_question(text, mark, tail):
+    assert is_question(text + mark + tail)
+    assert not should_resolve(text + mark + tail)
+
+
+@given(st.lists(st.sampled_from(FORMAT_CHARS), min_size=1, max_size=5).map("".join))
+def test_format_characters_alone_are_an_empty_message(text):
+    assert not should_resolve(text)

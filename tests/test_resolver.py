@@ -226,7 +226,7 @@ def test_any_model_output_gives_a_lawful_resolution(output, query, mode, raw_his
         if resolution.changed:
             name = resolution.entity
             assert name and resolution.query == f"{query.strip()} — {name}"
-            assert contains_phrase(the_turn.history_text, name) and not contains_phrase(query, name)
+            assert contains_phrase(the_turn.message_texts, name) and not contains_phrase(query, name)
         else:
             assert resolution.query == query
     if mode == "naive":

@@ -90,7 +90,7 @@ async def resolve(traced: Traced, query: str, llm: ScriptedLLM, *, mode: str = "
 
 
 async def test_keywords_path_has_one_child_span_under_the_query_span(traced):
-    llm = ScriptedLLM(replies={"keywords": keyword_json(["Offre Santé", "Vitalis"], ["santé"])})
+    llm = ScriptedLLM(replies={"keywords": keyword_json(["Offre Santé", "Pulse POS"], ["santé"])})
     resolution = await resolve(traced, "Santé", llm)
     assert resolution.has_keywords
     assert traced.names() == ["lightrag_resolve.keywords", "lightrag_resolve.resolve"]
@@ -158,7 +158,7 @@ async def test_reference_span_records_the_decision(traced, reply, decision, chan
         ("Santé", "mix", HISTORY, {}, "first_turn", "first_turn"),
         ("Santé", "mix", HISTORY, {"enabled": False}, "disabled", "disabled"),
         ("Santé", "bypass", HISTORY, {}, "bypass", None),
-        ("Combien de bureaux avez-vous ?", "naive", HISTORY, {}, "text", "gate_declined"),
+        ("Combien de bureaux avez-vous ?", "naive", HISTORY, {"reference_in_naive": False}, "text", "gate_declined"),
         ("Santé", "mix", HISTORY, {"caller_keywords": True}, "keywords", "caller_keywords"),
     ],
 )
@@ -297,7 +297,7 @@ def string_values(traced: Traced) -> list[str]:
 
 
 CONTENT_CASES = [
-    ("keywords", "mix", "Santé", keyword_json(["Offre Santé", "Vitalis"], ["santé"])),
+    ("keywords", "mix", "Santé", keyword_json(["Offre Santé", "Pulse POS"], ["santé"])),
     ("text", "naive", "Santé", "offre Santé Vitalis"),
     ("reference", "mix", REFERENCE_QUERY, "RESOLVE: Pulse POS"),
 ]
@@ -333,7 +333,7 @@ async def test_content_goes_on_spans_with_capture(traced, path, mode, query, rep
     assert child_attrs["lightrag_resolve.query"] == query
     assert child_attrs["lightrag_resolve.model_output"] == reply
     if path == "keywords":
-        assert list(child_attrs["lightrag_resolve.ll_keywords"]) == ["Offre Santé", "Vitalis"]
+        assert list(child_attrs["lightrag_resolve.ll_keywords"]) == ["Offre Santé", "Pulse POS"]
         assert list(child_attrs["lightrag_resolve.hl_keywords"]) == ["santé"]
     else:
         assert child_attrs["lightrag_resolve.resolved_query"] == resolution.query

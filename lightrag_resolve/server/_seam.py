@@ -2,7 +2,7 @@
 
 LightRAG's server (``lightrag-hku >=1.5.7,<1.6``) offers no hook to choose the
 RAG class or to let a too-short follow-up reach the core, so serving with
-resolution replaces five module-level names, all here, all checked first:
+resolution replaces six module-level names, all here, all checked first:
 
 ``lightrag_server.LightRAG``
     ``create_app`` builds its one instance from this name; it becomes a
@@ -18,6 +18,11 @@ resolution replaces five module-level names, all here, all checked first:
     renders (422, or the 400 failure body of ``/query/data``).
 ``ollama_api.validate_rag_query`` and ``ollama_api.internal_server_error``
     The same for ``/api/chat``, whose own refusal is a 400 with the message.
+``lightrag_server.validation_exception_handler``
+    LightRAG's 422 echoes the refused input; a lone surrogate in it (a
+    ``"\ud800"`` escape in the request's JSON) made the 422 itself fail to
+    encode, a 500. The replacement hands LightRAG's handler the same errors
+    with every text made UTF-8 encodable (U+FFFD for a lone surrogate).
 
 ``check`` verifies that each name exists *and* is read as a global by the
 code that uses it, so a LightRAG release that moves the logic stops start-up
@@ -38,6 +43,7 @@ from lightrag.query_validation import RAGQueryTooShortError, validate_query_not_
 
 from .._config import ResolverConfig
 from .._lightrag import SUPPORTED_LIGHTRAG, ResolvingLightRAG
+from .._text import encodable
 from ._deferral import defers_to_core
 
 __all__ = ["SeamError", "check", "install"]
@@ -82,6 +88,11 @@ def check() -> None:
     expectations = [
         ("lightrag_server.create_app building LightRAG", _reads_global(getattr(server, "create_app", None), "LightRAG")),
         ("lightrag_server.LightRAG", isinstance(getattr(server, "LightRAG", None), type)),
+        (
+            "lightrag_server.create_app using validation_exception_handler",
+            _reads_global(getattr(server, "create_app", None), "validation_exception_handler")
+            and callable(getattr(server, "validation_exception_handler", None)),
+        ),
         (
             "query_routes.create_query_routes using QueryRequest and internal_server_error",
             _reads_global(getattr(routes, "create_query_routes", None), "QueryRequest")
@@ -175,6 +186,26 @@ def _translating(
     return internal_server_error
 
 
+def _encodable(value: Any) -> Any:
+    if isinstance(value, str):
+        return encodable(value)
+    if isinstance(value, dict):
+        return {_encodable(key): _encodable(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(_encodable(item) for item in value)
+    return value
+
+
+def _encoding_validation_errors(original: Callable[..., Any]) -> Callable[..., Any]:
+    async def validation_exception_handler(request: Any, exc: Any) -> Any:
+        """LightRAG's own handler, on the same errors with every echoed text UTF-8 encodable."""
+        from fastapi.exceptions import RequestValidationError
+
+        return await original(request, RequestValidationError(_encodable(exc.errors()), body=_encodable(exc.body)))
+
+    return validation_exception_handler
+
+
 def install(config: ResolverConfig) -> None:
     """Make LightRAG's server build a resolving instance with ``config``.
 
@@ -190,9 +221,11 @@ def install(config: ResolverConfig) -> None:
             routes_error=routes.internal_server_error,
             ollama_validate=ollama.validate_rag_query,
             ollama_error=ollama.internal_server_error,
+            validation_handler=server.validation_exception_handler,
         )
     server.LightRAG = _resolving_class(config)
     routes.QueryRequest = _deferring_request(_ORIGINALS["QueryRequest"], config)
     routes.internal_server_error = _translating(_ORIGINALS["routes_error"], _as_validation_error)
     ollama.validate_rag_query = _deferring_validator(_ORIGINALS["ollama_validate"], config)
     ollama.internal_server_error = _translating(_ORIGINALS["ollama_error"], _as_bad_request)
+    server.validation_exception_handler = _encoding_validation_errors(_ORIGINALS["validation_handler"])

@@ -57,8 +57,9 @@ def test_a_turn_from_a_file_prints_its_resolution(tmp_path, capsys, fake_llm):
     out, err = capsys.readouterr()
     result = json.loads(out)
     assert result["path"] == "keywords" and result["changed"] is True
-    assert result["ll_keywords"] == ["Offre Santé", "Vitalis"] and result["hl_keywords"] == ["santé"]
-    assert result["query"] == "Santé" and result["model"] == "tiny"
+    assert result["ll_keywords"] == ["Offre Santé"] and result["hl_keywords"] == ["santé"]
+    assert result["dropped_keywords"] == ["Vitalis"]  # named nowhere in the conversation
+    assert result["query"] == "Offre Santé" and result["model"] == "tiny"
     assert err == ""
     assert fake_llm.built == [{"model": "tiny", "base_url": None}]
     assert "Helix" in fake_llm.calls[0].system_prompt

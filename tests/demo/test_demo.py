@@ -19,7 +19,7 @@ from lightrag_resolve.eval import Models  # noqa: E402
 def fake_models(monkeypatch):
     llm = ScriptedLLM(
         replies={
-            "keywords": keyword_json(["Santé", "Cerclia"], ["secteur santé"]),
+            "keywords": keyword_json(["Santé", "Pivotane"], ["secteur santé"]),
             "reference": "RESOLVE: Kadoro",
             "lightrag_keywords": keyword_json(["retailers"], ["retail"]),
         }
@@ -34,7 +34,7 @@ def test_demo_plays_scripted_turns_and_reuses_its_index(fake_models, tmp_path, c
     out, err = capsys.readouterr()
     assert "Building the sample index" in err and "embedding the sample graph" in err
     assert "1/3 · en-short-01 · short_reply" in out and "visitor: Santé" in out
-    assert "path=keywords" in out and "ll=['Santé', 'Cerclia']" in out
+    assert "path=keywords" in out and "ll=['Santé', 'Pivotane']" in out
     assert "path=reference  decision=resolve" in out and "retrieval text: 'Which retailers already run it? — Kadoro'" in out
     assert "path=first_turn" in out
     assert out.count("without:") == 3 and out.count("with:") == 3
@@ -44,13 +44,13 @@ def test_demo_plays_scripted_turns_and_reuses_its_index(fake_models, tmp_path, c
 
 
 def test_demo_interactive_answers_from_the_resolved_turn(fake_models, tmp_path, capsys, monkeypatch):
-    monkeypatch.setattr(sys, "stdin", io.StringIO("/assistant Quel secteur : Santé ou BTP ?\nSanté\n/quit\n"))
+    monkeypatch.setattr(sys, "stdin", io.StringIO("/assistant Pivotane pour la Santé, Chantio pour le BTP : quel secteur ?\nSanté\n/quit\n"))
     assert main(["demo", "--no-script", "--interactive", "--cache-dir", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert "visitor: Santé" in out and "path=keywords" in out
     assert "assistant: An answer from the context." in out
     answer_call = [c for c in fake_models.calls if c.role == "answer"][-1]
-    assert "Cerclia" in answer_call.system_prompt  # the answer was written from the resolved retrieval
+    assert "Pivotane" in answer_call.system_prompt  # the answer was written from the resolved retrieval
 
 
 def test_demo_rejects_unknown_items(fake_models, tmp_path, capsys):

@@ -168,7 +168,7 @@ def fake_llm_endpoint(script: Script) -> Iterator[FakeLLMEndpoint]:
 
 TOPIC_KEYWORDS = {
     "German": (["German B1"], ["language courses"]),
-    "offre": (["Offre Santé", "Vitalis"], ["health offer"]),
+    "offre": (["Offre Santé", "Vitalis"], ["health offer"]),  # "Vitalis": a name the conversation never gave
     "Pulse": (["Pulse POS"], ["loyalty terminal"]),
 }
 """The resolver's answer, by the first topic word found in the conversation it is shown."""

@@ -21,7 +21,7 @@ pytestmark = pytest.mark.server
 RESOLVER_MODEL = "small-resolver"
 GERMAN = [
     {"role": "user", "content": "Which German courses do you run?"},
-    {"role": "assistant", "content": "We teach A1 and B1. Which level?"},
+    {"role": "assistant", "content": "We teach German A1 and German B1. Which level?"},
 ]
 OFFERS = [
     {"role": "user", "content": "Quelles offres avez-vous ?"},
@@ -100,7 +100,7 @@ def test_the_ollama_chat_resolves_with_the_earlier_messages_of_the_chat(server: 
         assert response.status_code == 200, response.text
         assert "An answer" in response.text
         (resolver_call,) = _resolver_calls(llm, since)
-        assert "Quelles offres avez-vous ?" in resolver_call.user and resolver_call.user.endswith("Reply: Santé")
+        assert "Quelles offres avez-vous ?" in resolver_call.user and "\nReply: Santé\n" in resolver_call.user
         # The answer writer was handed the resolved keywords' context, not LightRAG's own extraction.
         assert "lightrag_keywords" not in llm.roles()[since:]
 
@@ -191,7 +191,7 @@ def test_the_same_reply_resolves_from_its_own_history_each_time(server: RunningS
     for history, reply in ((GERMAN, "B1"), (OFFERS, "B1"), (GERMAN, "B1"), (JOKE, "B1")):
         response = post(server.base_url, "/query/data", {"query": reply, "mode": "local", "conversation_history": history})
         results.append((response.status_code, response.json().get("metadata", {}).get("keywords", {}).get("low_level")))
-    assert results == [(200, ["German B1"]), (200, ["Offre Santé", "Vitalis"]), (200, ["German B1"]), (400, None)]
+    assert results == [(200, ["German B1"]), (200, ["Offre Santé"]), (200, ["German B1"]), (400, None)]
 
 
 def test_with_progress_events_an_unresolved_short_reply_is_refused_inside_the_stream(server: RunningServer):

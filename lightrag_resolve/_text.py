@@ -1,0 +1,205 @@
+"""Text hygiene shared by every module that reads visitor or model text.
+
+Visitor messages and model answers are hostile text: they may carry
+invisible format characters (zero-width space, soft hyphen, BOM, word
+joiner), control characters (NUL, terminal escapes), lone surrogates (which
+no UTF-8 encoder accepts) and single "words" of a megabyte. Every function
+here is pure and total (any ``str`` in, a ``str`` or ``bool`` out), so the
+rest of the library can apply one rule everywhere:
+
+* names are *compared* after ``normalize_for_compare`` (NFKC, case-folded,
+  format and control characters removed), so an invisible character cannot
+  make a name look new or different;
+* what this library *produces* for retrieval or records goes through
+  ``clean_single_line`` (no control, format or unencodable code point) and a
+  character cap (``clip_chars``), since word caps do not bound a text
+  without spaces;
+* prompt parts are bounded by ``prompt_part``, in words and in characters;
+* ``is_question`` recognises a question in any script.
+
+The limits are module constants, listed in the README ("Limits on hostile text").
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+__all__ = [
+    "MAX_KEYWORD_CHARS",
+    "MAX_NAME_CHARS",
+    "MAX_PROMPT_PART_CHARS",
+    "MAX_QUERY_CHARS",
+    "MAX_RAW_OUTPUT_CHARS",
+    "QUESTION_MARKS",
+    "clean_single_line",
+    "clip_chars",
+    "encodable",
+    "is_question",
+    "normalize_for_compare",
+    "prompt_part",
+    "recorded_output",
+    "visible",
+]
+
+MAX_PROMPT_PART_CHARS = 1_500
+"""Characters of each history message, and of the visitor's message, inside a resolver prompt."""
+
+MAX_QUERY_CHARS = 200
+"""Characters of a ``naive`` rewrite written by the model (the company name, when appended, fits inside)."""
+
+MAX_KEYWORD_CHARS = 100
+"""Characters of one keyword."""
+
+MAX_NAME_CHARS = 120
+"""Characters of a reference name; a longer one is rejected as ``too_long``."""
+
+MAX_RAW_OUTPUT_CHARS = 2_000
+"""Characters of the model's raw answer kept in ``Resolution.raw_output`` (longer ones are marked as cut)."""
+
+QUESTION_MARKS = frozenset(
+    "?"  # ASCII
+    "\uff1f"  # ？ full-width (Chinese, Japanese)
+    "\ufe56"  # ﹖ small
+    "\ufe16"  # ︖ vertical presentation form
+    "\u061f"  # ؟ Arabic, Persian, Urdu
+    "\u2e2e"  # ⸮ reversed (irony) question mark
+    "\u037e"  # ; Greek question mark
+    "\u1367"  # ፧ Ethiopic
+    "\u055e"  # ՞ Armenian
+    "\ua60f"  # ꘏ Vai
+    "\u1945"  # ᥅ Limbu
+    "\u2047\u2048\u2049\u203d"  # ⁇ ⁈ ⁉ ‽
+    "\u2753\u2754"  # ❓ ❔
+    "\U00011143"  # 𑅃 Chakma
+)
+"""Characters that end a question, in the scripts that have their own."""
+
+_ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-Z\\-_]|\x9b[0-?]*[ -/]*[@-~]")
+_READ_FACTOR = 8
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_GREEK = re.compile(r"[\u0370-\u03ff\u1f00-\u1fff]")
+_CLOSERS = "\"'`»«“”‘’›‹」』】〕）)]}>*_"
+
+
+def _dropped(ch: str) -> bool:
+    """Control (Cc), format (Cf) and surrogate (Cs) code points."""
+    return unicodedata.category(ch) in ("Cc", "Cf", "Cs")
+
+
+def visible(text: str) -> str:
+    """``text`` without terminal escape sequences, format, surrogate and control characters.
+
+    Control characters that are white space (``\\t``, ``\\n``, ``\\r``, ...)
+    become a space, so words they separated stay apart; every other one is
+    dropped. Line structure is lost on purpose: callers use this for
+    single-line values.
+    """
+    if text.isascii() and text.isprintable():
+        return text
+    text = _ANSI.sub("", text)
+    return "".join(" " if ch.isspace() else "" if _dropped(ch) else ch for ch in text)
+
+
+def encodable(text: str) -> str:
+    """``text`` with each lone surrogate replaced by U+FFFD, so UTF-8 (and JSON) can encode it."""
+    return _SURROGATE.sub("\ufffd", text) if _has_surrogate(text) else text
+
+
+def _has_surrogate(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def normalize_for_compare(text: str) -> str:
+    """The form in which two names are compared: NFKC, case-folded, invisible characters removed.
+
+    "Acme Software\\u200b", "ACME\\u00adSoftware"-style soft hyphens, a BOM or
+    a word joiner, and full-width letters all compare equal to what a reader
+    sees. White space is collapsed to single spaces.
+    """
+    text = unicodedata.normalize("NFKC", visible(text))
+    text = unicodedata.normalize("NFKC", text.casefold())
+    return " ".join(visible(text).split())
+
+
+def clip_chars(text: str, max_chars: int, marker: str = "") -> str:
+    """``text`` cut to at most ``max_chars`` characters, ``marker`` included when cut.
+
+    The cut falls at the last space before the limit when there is one in
+    its second half, else exactly at the limit (a text without spaces). A
+    limit too small for the marker cuts without one.
+    """
+    if len(text) <= max_chars:
+        return text
+    room = max(max_chars - len(marker), 0)
+    head = text[:room]
+    space = head.rfind(" ")
+    if space >= room // 2:
+        head = head[:space]
+    return head.rstrip() + marker if room else text[:max_chars]
+
+
+def clean_single_line(text: str, max_chars: int | None = None) -> str:
+    """A single-line value safe to hand to retrieval: visible characters, one space between words.
+
+    Control, format and surrogate code points are removed (``visible``),
+    white space collapsed and trimmed, and the result cut to ``max_chars``
+    characters (at a word boundary when possible). An empty result means
+    nothing usable was there.
+    """
+    line = " ".join(visible(text).split())
+    return clip_chars(line, max_chars).strip() if max_chars is not None else line
+
+
+def prompt_part(text: str, *, max_words: int | None = None, max_chars: int = MAX_PROMPT_PART_CHARS) -> str:
+    """One message as a resolver prompt shows it: one line, bounded in words *and* characters.
+
+    A clipped part ends with " …". Characters matter because a word count
+    does not bound a message without spaces (CJK) or one unbroken token.
+    Only the head of a huge text is read (``_READ_FACTOR`` times the bound),
+    so cleaning a megabyte costs no more than cleaning a page.
+    """
+    cut = len(text) > max_chars * _READ_FACTOR
+    words = clean_single_line(text[: max_chars * _READ_FACTOR] if cut else text).split()
+    line = " ".join(words)
+    if max_words is not None and len(words) > max_words:
+        line = " ".join(words[:max_words]) + " …"
+    elif cut and not len(line) > max_chars:
+        line = clip_chars(line + " …", max_chars, marker=" …")
+    return clip_chars(line, max_chars, marker=" …")
+
+
+def is_question(text: str) -> bool:
+    """Whether ``text`` ends as a question, in any script.
+
+    Trailing white space, closing quotes and brackets, emphasis markers and
+    invisible characters are ignored. An Armenian question mark counts
+    wherever it stands (it sits on the questioned word), and a final ``;``
+    counts in Greek text (U+037E normalises to it).
+    """
+    tail = visible(text).rstrip().rstrip(_CLOSERS + " \u3000").rstrip()
+    if not tail:
+        return False
+    last = tail[-1]
+    if last in QUESTION_MARKS or "\u055e" in tail:
+        return True
+    return last == ";" and _GREEK.search(tail) is not None
+
+
+def recorded_output(text: str | None) -> str | None:
+    """The model's raw answer as it is recorded: encodable, at most ``MAX_RAW_OUTPUT_CHARS``.
+
+    A longer answer keeps its head and ends with a marker saying how much was
+    cut. Applying it twice changes nothing.
+    """
+    if text is None:
+        return None
+    text = encodable(text)
+    if len(text) <= MAX_RAW_OUTPUT_CHARS:
+        return text
+    marker = f" …[cut: {len(text)} characters]"
+    return text[: MAX_RAW_OUTPUT_CHARS - len(marker)] + marker
