@@ -121,8 +121,8 @@ def _runs(text: str) -> list[_Run]:
         while final >= first and _is_filler(matches[final].group()):
             final -= 1
         if first <= final:
-            text_of_run = " ".join(match.group() for match in matches[first : final + 1])
-            runs.append(_Run(text=text_of_run, start=matches[first].start(), end=matches[final].end()))
+            start, end = matches[first].start(), matches[final].end()
+            runs.append(_Run(text=" ".join(text[start:end].split()), start=start, end=end))
         index = last + 1
     return runs
 
@@ -173,14 +173,15 @@ def name_ngrams(texts: Iterable[str], *, max_words: int = 4, limit: int = MAX_NG
     seen: set[str] = set()
     spans: list[str] = []
     for text in texts:
-        tokens = [match.group() for match in _TOKEN.finditer(text)]
+        matches = list(_TOKEN.finditer(text))
+        tokens = [match.group() for match in matches]
         for start in range(len(tokens)):
             for width in range(1, max_words + 1):
                 if start + width > len(tokens):
                     break
                 if _is_filler(tokens[start]) or _is_filler(tokens[start + width - 1]):
                     continue  # no entity name starts or ends with "the", "de", "avec"…
-                span = " ".join(tokens[start : start + width])
+                span = " ".join(text[matches[start].start() : matches[start + width - 1].end()].split())
                 if span not in seen:
                     seen.add(span)
                     spans.append(span)

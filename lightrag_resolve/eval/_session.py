@@ -78,6 +78,8 @@ class KnowledgeSession:
             "tokenizer": self.tokenizer,
             # Runs must be independent samples: a cached keyword extraction would repeat run 1.
             "enable_llm_cache": False,
+            # Embedding a corpus on a CPU takes minutes; LightRAG's 60 s per batch would abort the insert.
+            "default_embedding_timeout": 1800,
             **self.lightrag_kwargs,
         }
         return ResolvingLightRAG(resolver=self.resolver_for(company_name), **kwargs)
