@@ -35,8 +35,20 @@ DEFAULT_ITEMS = (
 )
 
 
+def _item_count() -> str:
+    """How many scripted conversations the bundled sample has, for the help text."""
+    try:
+        from lightrag_resolve.sample import load_items
+
+        return str(len(load_items()))
+    except (ImportError, OSError, ValueError):
+        return "all of them"
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--all", action="store_true", help="play every scripted conversation (48; slow on a CPU)")
+    parser.add_argument(
+        "--all", action="store_true", help=f"play every scripted conversation ({_item_count()}; slow on a CPU)"
+    )
     parser.add_argument("--items", help="comma-separated item ids to play instead of the default selection")
     parser.add_argument("--interactive", action="store_true", help="type your own turns after the scripted ones")
     parser.add_argument("--no-script", action="store_true", help="skip the scripted turns (with --interactive)")

@@ -1,11 +1,13 @@
 """A bundled bilingual sample: the fictional company Vellinor and scripted conversations.
 
-``kb.json`` is a LightRAG custom knowledge graph (24 documents, one chunk each,
-in French and English) ready for ``LightRAG.ainsert_custom_kg``; it needs no
-LLM to insert. ``items.jsonl`` holds the scripted conversations used as the
-first evaluation dataset (SPEC §10): first turns, short replies, longer
-follow-ups and references, each with the documents that answer it. The
-formats are described in ``README.md`` beside these files.
+``kb.json`` is a LightRAG custom knowledge graph (42 documents, one chunk each,
+in French and English: 24 about the catalogue and 18 distractors that a reply
+searched on its own words finds instead) ready for
+``LightRAG.ainsert_custom_kg``; it needs no LLM to insert. ``items.jsonl``
+holds the 80 scripted conversations used as the first evaluation dataset
+(SPEC §10): first turns, short replies, longer follow-ups and references, each
+with the documents that answer it. The formats are described in ``README.md``
+beside these files.
 """
 
 from __future__ import annotations

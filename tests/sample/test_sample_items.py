@@ -32,16 +32,37 @@ def referable_names_in(text: str) -> set[str]:
     return {name for name in named if not any(name != other and name in other for other in named)}
 
 
-def test_there_are_at_least_40_items_with_unique_ids():
+MINIMUM_PER_CLASS = {"first_turn": 10, "short_reply": 24, "follow_up": 16, "reference": 20}
+DISTRACTORS = {f"doc-{n:02d}" for n in range(25, 43)}
+
+
+def test_there_are_at_least_60_items_with_unique_ids():
     ids = [item["id"] for item in ITEMS]
-    assert len(ids) >= 40
+    assert len(ids) >= 60
     assert len(ids) == len(set(ids))
 
 
 def test_languages_are_balanced_in_every_turn_class():
     counts = collections.Counter((item["turn_class"], item["lang"]) for item in ITEMS)
     for turn_class in TURN_CLASSES:
-        assert counts[(turn_class, "fr")] == counts[(turn_class, "en")] >= 4
+        assert counts[(turn_class, "fr")] == counts[(turn_class, "en")] >= 5
+        assert counts[(turn_class, "fr")] + counts[(turn_class, "en")] >= MINIMUM_PER_CLASS[turn_class]
+
+
+def test_follow_ups_keep_and_stay_ambiguous_in_both_languages():
+    counts = collections.Counter(
+        (item["expect"]["decision"], item["lang"]) for item in ITEMS if item["turn_class"] == "follow_up"
+    )
+    for decision in ("keep", "ambiguous"):
+        assert counts[(decision, "fr")] == counts[(decision, "en")] >= 3
+
+
+def test_the_first_release_items_are_still_there():
+    """Reports and the demo refer to these ids; adding items must not renumber them."""
+    ids = {item["id"] for item in ITEMS}
+    for lang in ("en", "fr"):
+        for kind, count in (("first", 4), ("short", 8), ("ref", 6), ("keep", 4), ("amb", 2)):
+            assert {f"{lang}-{kind}-{n:02d}" for n in range(1, count + 1)} <= ids
 
 
 @by_id
@@ -121,6 +142,35 @@ def test_a_resolved_entity_is_named_in_the_window_and_not_in_the_query(item):
 
 
 @by_id
+def test_a_reference_names_its_entity_in_the_history_never_in_the_query(item):
+    if item["turn_class"] != "reference":
+        return
+    entity = item["expect"]["entity"]
+    assert any(entity in message["content"] for message in item["history"])
+    assert entity.casefold() not in item["query"].casefold()
+
+
+@by_id
+def test_a_short_replys_rewrite_names_what_the_reply_is_about(item):
+    """The oracle names a product, plan, module, course or sector that the conversation and a
+    relevant document both name: the standalone query a careful person would search with."""
+    if item["turn_class"] != "short_reply":
+        return
+    kinds = REFERABLE | {"sector"}
+    named = {name for name, kind in ENTITY_TYPE.items() if kind in kinds and name in item["rewrite"]}
+    history = " ".join(message["content"] for message in item["history"])
+    grounded = {name for name in named if name in history and any(name in DOCS[doc] for doc in item["relevant"])}
+    assert grounded, f"the rewrite names none of the conversation's options found in {item['relevant']}"
+    assert len(item["rewrite"].split()) > len(item["query"].split())
+
+
+@by_id
+def test_no_short_reply_or_reference_is_answered_by_a_distractor(item):
+    if item["turn_class"] in {"short_reply", "reference"}:
+        assert not set(item["relevant"]) & DISTRACTORS
+
+
+@by_id
 def test_an_ambiguous_follow_up_has_several_candidates_in_the_window(item):
     if (item.get("expect") or {}).get("decision") == "ambiguous":
         assert len(referable_names_in(item["history"][-1]["content"])) >= 2
@@ -150,5 +200,37 @@ def test_the_briefed_turns_are_covered():
         "Quelles enseignes l'ont déjà installée ?",
         "Is this course also available on weekends?",
         "Combien de bureaux avez-vous ?",
+        # bare picks, ordinals, a yes to one offer, part of an option's name
+        "Horizon",
+        "C1",
+        "The first one",
+        "La première",
+        "Oui, volontiers",
+        "Sure, go ahead",
+        "Yes please",
+        "The analytics one",
+        "Celui des SMS",
     ):
         assert query in queries
+
+
+def test_short_replies_cover_the_four_kinds_in_both_languages():
+    """Bare picks, ordinals, a yes to a single offer, and replies naming part of an option."""
+    kinds = {
+        "ordinal": re.compile(r"\b(first|second|third|premi[eè]re?|deuxi[eè]me|troisi[eè]me)\b", re.IGNORECASE),
+        "yes": re.compile(r"^(oui|yes|ok|si|sure|d'accord)\b", re.IGNORECASE),
+        "part": re.compile(r"\b(one|celui|celle|plutôt|le week-end)\b", re.IGNORECASE),
+    }
+    found = collections.defaultdict(set)
+    options = {name for name, kind in ENTITY_TYPE.items() if kind in REFERABLE | {"sector", "level", "office"}}
+    for item in ITEMS:
+        if item["turn_class"] != "short_reply":
+            continue
+        query = item["query"]
+        if re.sub(r"^(l'|le niveau )", "", query, flags=re.IGNORECASE) in options:
+            found["pick"].add(item["lang"])
+        for kind, pattern in kinds.items():
+            if pattern.search(query):
+                found[kind].add(item["lang"])
+    for kind in ("pick", "ordinal", "yes", "part"):
+        assert found[kind] == {"fr", "en"}, kind

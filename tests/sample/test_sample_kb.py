@@ -36,10 +36,44 @@ def test_the_top_level_has_exactly_the_custom_kg_keys():
     assert set(KB) == {"chunks", "entities", "relationships"}
 
 
-def test_there_are_at_least_20_documents_in_both_languages():
+DISTRACTORS = [f"doc-{n:02d}" for n in range(25, 43)]
+
+
+def test_there_are_at_least_40_documents_in_both_languages():
     languages = collections.Counter(language(text) for text in DOCS.values())
-    assert len(DOCS) >= 20
+    assert len(DOCS) >= 40
+    assert languages["fr"] >= 18 and languages["en"] >= 18
+
+
+def test_the_distractors_are_there_in_both_languages():
+    assert set(DISTRACTORS) <= set(DOCS)
+    languages = collections.Counter(language(DOCS[doc]) for doc in DISTRACTORS)
     assert languages["fr"] >= 8 and languages["en"] >= 8
+
+
+def test_distractors_hold_the_words_of_bare_replies():
+    """A reply searched on its own words should meet these pages before the right one."""
+    text = " ".join(DOCS[doc] for doc in DISTRACTORS).casefold()
+    for words in ("oui, volontiers", "yes please", "sure, go ahead", "d'accord", "the second one", "la deuxième",
+                  "the first one", "la première", "a1", "b1", "c1", "week-end", "weekends", "santé", "btp"):
+        assert words in text, words
+
+
+def test_distractors_cover_the_themes_that_replies_and_references_reach_for():
+    titles = {doc: DOCS[doc].split("\n", 1)[0] for doc in DISTRACTORS}
+    for theme in (r"démonstration", r"\bdemo\b", r"niveaux de formation", r"training levels", r"clients|customer",
+                  r"prix|pricing", r"week-?end", r"getting started", r"support", r"questions"):
+        assert any(re.search(theme, title, re.IGNORECASE) for title in titles.values()), theme
+
+
+def test_look_alike_variants_name_the_product_they_derive_from():
+    """Kadoro Mini and Chantio Solo sound like Kadoro and Chantio: a bare name can pick the wrong one."""
+    products = set(entities_of("product"))
+    variants = {name for name in products if any(other != name and name.startswith(other + " ") for other in products)}
+    assert {"Kadoro Mini", "Chantio Solo"} <= variants
+    pairs = {frozenset((r["src_id"], r["tgt_id"])) for r in KB["relationships"]}
+    for variant in variants:
+        assert frozenset((variant, variant.split(" ")[0])) in pairs
 
 
 @pytest.mark.parametrize("chunk", KB["chunks"], ids=lambda c: c["source_id"])
