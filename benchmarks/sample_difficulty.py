@@ -20,7 +20,10 @@ of the ``local`` extra (slow on a CPU: count several seconds a turn).
 Usage::
 
     python benchmarks/sample_difficulty.py                    # naive mode
+    python benchmarks/sample_difficulty.py --by-language --details
     python benchmarks/sample_difficulty.py --modes naive,mix  # also mix (local LLM)
+    python benchmarks/sample_difficulty.py --modes mix --classes short_reply,reference --out /tmp/mix
+    python benchmarks/sample_difficulty.py --modes mix --out /tmp/mix --report-only   # tabulate a part
 """
 
 from __future__ import annotations
@@ -60,6 +63,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--limit", type=int, default=None, help="a seeded subset of at most this many items")
     parser.add_argument("--classes", default=None,
                         help="comma-separated turn classes to measure (default: all), e.g. short_reply,reference")
+    parser.add_argument("--by-language", action="store_true", help="also a row per turn class and language")
     parser.add_argument("--details", action="store_true", help="also list each item's first retrieved documents")
     parser.add_argument("--report-only", action="store_true",
                         help="run nothing: tabulate the records already under --out (an interrupted run's part)")
@@ -67,42 +71,43 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 
 
 def interleaved(items: Sequence[Any]) -> tuple[Any, ...]:
-    """The items class by class, alternating languages within each class."""
+    """The items taken in turn from each (turn class, language) group, each group in file order."""
+    groups: dict[tuple[str, Any], list[Any]] = collections.defaultdict(list)
+    for item in items:
+        groups[(item.turn_class, item.lang)].append(item)
+    queues = list(groups.values())
     ordered: list[Any] = []
-    classes = list(dict.fromkeys(item.turn_class for item in items))
-    for turn_class in classes:
-        by_lang: dict[Any, list[Any]] = collections.defaultdict(list)
-        for item in items:
-            if item.turn_class == turn_class:
-                by_lang[item.lang].append(item)
-        queues = list(by_lang.values())
-        while any(queues):
-            for queue in queues:
-                if queue:
-                    ordered.append(queue.pop(0))
+    while any(queues):
+        for queue in queues:
+            if queue:
+                ordered.append(queue.pop(0))
     return tuple(ordered)
 
 
-def row_of(record: Any, decisions: dict[str, str | None]) -> list[str]:
+def row_of(record: Any, decisions: dict[str, str | None], by_language: bool = False) -> list[str]:
     rows = [record.turn_class, "all"]
+    if by_language:
+        rows.append(f"{record.turn_class} ({record.lang})")
     decision = decisions.get(record.item)
     if record.turn_class == "follow_up" and decision:
         rows.append(f"follow_up:{decision}")
     return rows
 
 
-def table(records: Iterable[Any], relevant: dict[str, set[str]], decisions: dict[str, str | None], k: int) -> str:
+def table(records: Iterable[Any], relevant: dict[str, set[str]], decisions: dict[str, str | None], k: int,
+          by_language: bool = False) -> str:
     """A markdown table: per row, items and raw/oracle hit@k (and the harness's looser hit)."""
     hits: dict[tuple[str, str], list[bool]] = collections.defaultdict(list)
     loose: dict[tuple[str, str], list[bool]] = collections.defaultdict(list)
     for record in records:
         at_k = bool(set(record.retrieved[:k]) & relevant[record.item])
-        for row in row_of(record, decisions):
+        for row in row_of(record, decisions, by_language):
             hits[(row, record.arm)].append(at_k)
             loose[(row, record.arm)].append(bool(record.hit))
     lines = [f"| turn class | items | raw hit@{k} | oracle hit@{k} | raw hit (harness) | oracle hit (harness) |",
              "|---|---|---|---|---|---|"]
-    for row in ROWS:
+    rows = [row for turn_class in ROWS for row in (turn_class, *(f"{turn_class} ({lang})" for lang in ("en", "fr")))]
+    for row in rows:
         raw, oracle = hits.get((row, "raw"), []), hits.get((row, "oracle"), [])
         if not raw and not oracle:
             continue
@@ -139,13 +144,14 @@ async def measure(mode: str, args: argparse.Namespace, out: Path) -> str:
     from lightrag_resolve import sample
 
     dataset = load_dataset(sample.kb_path().parent, name="sample")
-    wanted = {c.strip() for c in args.classes.split(",")} if args.classes else None
-    items = [replace(item, mode=None) for item in dataset.items if wanted is None or item.turn_class in wanted]
-    # Every item in the mode measured, whatever its own ``mode`` says; languages alternate, so that a
-    # run stopped part-way (a slow mix run, resumed or tabulated with --report-only) stays balanced.
-    dataset = replace(dataset, default_mode=mode, items=interleaved(items))
     relevant = {item.id: set(item.relevant) for item in dataset.items}
     decisions = {item.id: item.expect_decision for item in dataset.items}
+    wanted = {c.strip() for c in args.classes.split(",")} if args.classes else None
+    items = [replace(item, mode=None) for item in dataset.items if wanted is None or item.turn_class in wanted]
+    # Every item in the mode measured, whatever its own ``mode`` says; classes and languages take
+    # turns, so that a run stopped part-way (a slow mix run, resumed or tabulated with
+    # --report-only) still covers each of them.
+    dataset = replace(dataset, default_mode=mode, items=interleaved(items))
     llm, embedding, tokenizer = models_for(mode)
     outcome = await run_eval(
         dataset, llm=llm, embedding=embedding, tokenizer=tokenizer, out_dir=out / mode,
@@ -155,10 +161,10 @@ async def measure(mode: str, args: argparse.Namespace, out: Path) -> str:
     errors = [r for r in outcome.records if r.error]
     partial = f" (**partial**: {outcome.missing} retrievals not run)" if outcome.missing else ""
     text = [f"### `{mode}` mode: {len({r.item for r in outcome.records})} items{partial}", "",
-            table(outcome.records, relevant, decisions, args.k)]
+            table(outcome.records, relevant, decisions, args.k, args.by_language)]
     if errors:
         text += ["", f"{len(errors)} retrievals failed (counted as misses): "
-                 + "; ".join(f"{r.item}/{r.arm}: {r.error}" for r in errors[:5])]
+                 + "; ".join(f"{r.item}/{r.arm}: {(r.error or '').split(':')[0]}" for r in errors)]
     if args.details:
         text += ["", details(outcome.records, relevant, args.k)]
     return "\n".join(text)
