@@ -2,7 +2,7 @@
 
 ``ResolvingLightRAG`` is a drop-in ``LightRAG`` that resolves follow-up
 messages ("Santé", "Yes, B1", "Which retailers already run it?") before
-LightRAG retrieves, following the contract in SPEC.md: keywords for short
+LightRAG retrieves, following the contract in docs/contract.md: keywords for short
 replies in graph modes, a short query in ``naive`` mode, and a reference check
 beside a speculative search for longer follow-ups.
 """

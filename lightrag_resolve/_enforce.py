@@ -1,4 +1,4 @@
-"""The invariants of SPEC §5, enforced in code on whatever a model returned.
+"""The invariants of contract §5, enforced in code on whatever a model returned.
 
 Every function here is pure: model text in, a cleaned value or a fallback
 reason out. They are the target of the property tests, and they run after any
@@ -93,7 +93,7 @@ def _first_line(text: str) -> str:
 
 
 def enforce_text_query(output: Any, *, company_name: str | None, max_words: int) -> TextOutcome:
-    """Turn a model's rewrite into a short search query, or refuse it (SPEC §5.1).
+    """Turn a model's rewrite into a short search query, or refuse it (contract §5.1).
 
     Order: first non-empty line, labels and quotes removed; ``NONE``/empty ->
     ``empty``; scaffold -> ``scaffold``; then at most ``max_words`` words, with
@@ -138,7 +138,7 @@ def clean_keywords(values: Any) -> list[str]:
 
 @dataclass(frozen=True, kw_only=True)
 class KeywordOutcome:
-    """Both keyword lists, or neither with the reason (SPEC §5.2)."""
+    """Both keyword lists, or neither with the reason (contract §5.2)."""
 
     ll_keywords: tuple[str, ...]
     hl_keywords: tuple[str, ...]
@@ -146,7 +146,7 @@ class KeywordOutcome:
 
 
 def enforce_keywords(ll_raw: Any, hl_raw: Any, *, max_ll: int, max_hl: int) -> KeywordOutcome:
-    """Clean both lists and keep them only together (SPEC §5.2).
+    """Clean both lists and keep them only together (contract §5.2).
 
     Order: clean each list; nothing left in either -> ``empty``; any keyword that
     is scaffold -> ``scaffold`` (the whole answer is discarded); one list empty
@@ -193,7 +193,7 @@ def accept_reference_name(
     company_name: str | None,
     max_words: int,
 ) -> NameOutcome:
-    """Accept a proposed name only when the conversation established it (SPEC §5.3).
+    """Accept a proposed name only when the conversation established it (contract §5.3).
 
     The name (gloss cut) must occur in the history the model saw, must not be
     the company itself, must not already be in the message, and must have at

@@ -1,4 +1,4 @@
-"""The three resolver prompts (SPEC §5), short and bilingual by construction.
+"""The three resolver prompts (contract §5), short and bilingual by construction.
 
 Instructions go in the system prompt and the conversation in the user prompt,
 so the instruction part stays identical across turns (provider prompt caches
@@ -32,7 +32,7 @@ def _conversation(turn: Turn, label: str) -> str:
 
 
 def keyword_prompt(turn: Turn, *, max_ll: int, max_hl: int) -> Prompt:
-    """Ask for graph keywords for a short reply (SPEC §5.2)."""
+    """Ask for graph keywords for a short reply (contract §5.2)."""
     system = (
         f"You help a search engine understand a short reply in a chat{_for_company(turn)}. "
         "Give search keywords for what the reply means in this conversation, "
@@ -45,7 +45,7 @@ def keyword_prompt(turn: Turn, *, max_ll: int, max_hl: int) -> Prompt:
 
 
 def text_prompt(turn: Turn, *, max_words: int) -> Prompt:
-    """Ask for a short standalone search query for a short reply (SPEC §5.1)."""
+    """Ask for a short standalone search query for a short reply (contract §5.1)."""
     system = (
         f"You help a search engine understand a short reply in a chat{_for_company(turn)}. "
         f"Rewrite the reply as a search query of at most {max_words} words that says what it "
@@ -56,7 +56,7 @@ def text_prompt(turn: Turn, *, max_words: int) -> Prompt:
 
 
 def reference_prompt(turn: Turn) -> Prompt:
-    """Ask whether a longer message points at one thing the conversation named (SPEC §5.3)."""
+    """Ask whether a longer message points at one thing the conversation named (contract §5.3)."""
     system = (
         f"You check whether a chat message{_for_company(turn)} points at something named "
         "earlier in the conversation without naming it. Answer with one line:\n"

@@ -8,10 +8,10 @@ from typing import Any, Literal
 __all__ = ["Decision", "FallbackReason", "Path", "RejectedReason", "Resolution"]
 
 Path = Literal["disabled", "first_turn", "bypass", "text", "keywords", "reference"]
-"""Which branch of SPEC §3 the turn took."""
+"""Which branch of contract §3 the turn took."""
 
 FallbackReason = str
-"""Why the visitor's words went through unchanged (SPEC §6).
+"""Why the visitor's words went through unchanged (contract §6).
 
 One of ``disabled``, ``unsupported_mode``, ``first_turn``, ``gate_declined``, ``caller_keywords``,
 ``llm_error``, ``timeout``, ``unparsable``, ``incomplete``, ``scaffold``,
@@ -20,7 +20,7 @@ One of ``disabled``, ``unsupported_mode``, ``first_turn``, ``gate_declined``, ``
 """
 
 Decision = Literal["resolve", "keep", "ambiguous", "error"]
-"""The reference check's verdict (SPEC §5.3)."""
+"""The reference check's verdict (contract §5.3)."""
 
 RejectedReason = Literal["not_in_history", "company", "already_named", "too_long"]
 """Why a name proposed by the reference check was discarded."""

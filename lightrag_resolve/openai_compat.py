@@ -99,7 +99,7 @@ def openai_llm(
     ``base_url`` defaults to ``OPENAI_BASE_URL`` (else OpenAI's API) and
     ``api_key`` to ``OPENAI_API_KEY``; a custom endpoint may run without a
     key. ``max_retries`` is 0 because the resolver's contract is one call and
-    no retry (SPEC §5.3); raise it for answer generation. ``temperature`` is
+    no retry (contract §5.3); raise it for answer generation. ``temperature`` is
     sent with every call that does not pass its own. The function has
     ``model_name``, ``provider_name`` and ``base_url`` attributes; the
     resolver reads the first two.

@@ -1,4 +1,4 @@
-"""``lightrag-resolve eval``: compare the arms of SPEC §10 on a dataset.
+"""``lightrag-resolve eval``: compare the arms of contract §10 on a dataset.
 
 A thin client of ``lightrag_resolve.eval`` (the ``eval`` extra), imported
 only when the command runs, so the rest of the command line works without it.

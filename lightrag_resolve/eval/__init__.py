@@ -1,4 +1,4 @@
-"""Retrieval evaluation of conversation-aware arms over LightRAG (SPEC §10).
+"""Retrieval evaluation of conversation-aware arms over LightRAG (contract §10).
 
 Installed with the ``eval`` extra (``pip install 'lightrag-resolve[eval]'``).
 ``load_dataset`` reads items and a knowledge base, ``run_eval`` runs every

@@ -1,4 +1,4 @@
-"""The arms of SPEC §10: what each one hands LightRAG for a turn.
+"""The arms of contract §10: what each one hands LightRAG for a turn.
 
 An arm turns an item into a ``SearchPlan``: the text to retrieve with and
 whether ``ResolvingLightRAG`` should resolve it. Only the ``resolve`` arm

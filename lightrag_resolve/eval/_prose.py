@@ -3,7 +3,7 @@
 Conversational retrieval chains ask a model to restate every follow-up as a
 standalone question before searching (LangChain's condense-question prompt is
 the best-known form). No gate, no validation: whatever question the model
-writes is searched, which is exactly the behaviour SPEC §4 argues against,
+writes is searched, which is exactly the behaviour contract §4 argues against,
 and the reason this arm is measured. Only an empty reply or a model error
 falls back to the visitor's words, since there would be nothing to search.
 """

@@ -3,7 +3,7 @@
 ``kb.json`` is a LightRAG custom knowledge graph (24 documents, one chunk each,
 in French and English) ready for ``LightRAG.ainsert_custom_kg``; it needs no
 LLM to insert. ``items.jsonl`` holds the scripted conversations used as the
-first evaluation dataset (SPEC §10): first turns, short replies, longer
+first evaluation dataset (contract §10): first turns, short replies, longer
 follow-ups and references, each with the documents that answer it. The
 formats are described in ``README.md`` beside these files.
 """

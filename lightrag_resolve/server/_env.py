@@ -106,7 +106,7 @@ def _endpoint(prefix: str, values: Mapping[str, str]) -> Callable[..., Awaitable
     """A dedicated OpenAI-compatible LLM, or ``None`` to use LightRAG's own binding.
 
     One call, no retry, at temperature 0: the resolver bounds the call with its
-    own timeout and falls back on any failure (SPEC §6), so a retry would only
+    own timeout and falls back on any failure (contract §6), so a retry would only
     spend that budget.
     """
     base_url, model, api_key = (values.get(f"{prefix}_{part}") for part in _ENDPOINT_PARTS)
