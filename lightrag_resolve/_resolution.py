@@ -5,10 +5,13 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
-__all__ = ["Decision", "FallbackReason", "Path", "RejectedReason", "Resolution"]
+__all__ = ["Decision", "FallbackReason", "RejectedReason", "Resolution", "ResolutionPath"]
 
-Path = Literal["disabled", "first_turn", "bypass", "text", "keywords", "reference"]
+ResolutionPath = Literal["disabled", "first_turn", "bypass", "text", "keywords", "reference"]
 """Which branch of contract §3 the turn took."""
+
+Path = ResolutionPath
+"""Deprecated name of ``ResolutionPath`` (it shadowed ``pathlib.Path``); ``lightrag_resolve.Path`` warns."""
 
 FallbackReason = str
 """Why the visitor's words went through unchanged (contract §6).
@@ -39,7 +42,7 @@ class Resolution:
     query: str
     original_query: str
     mode: str
-    path: Path
+    path: ResolutionPath
     ll_keywords: tuple[str, ...] = ()
     hl_keywords: tuple[str, ...] = ()
     fallback_reason: FallbackReason | None = None

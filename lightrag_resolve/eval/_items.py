@@ -18,6 +18,8 @@ from typing import Any
 
 from lightrag_resolve import should_resolve
 
+from ._errors import EvalError
+
 __all__ = ["DECISIONS", "EVAL_MODES", "TURN_CLASSES", "Item", "ItemError", "derive_turn_class", "parse_item"]
 
 TURN_CLASSES = ("first_turn", "short_reply", "follow_up", "reference")
@@ -36,7 +38,7 @@ _KNOWN = frozenset(
 )
 
 
-class ItemError(ValueError):
+class ItemError(EvalError, ValueError):
     """Why one item is malformed; the loader adds the file and line."""
 
 

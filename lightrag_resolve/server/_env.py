@@ -36,6 +36,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from .._config import ResolverConfig
+from .._errors import LightRAGResolveError
 from ..openai_compat import openai_llm
 
 __all__ = ["ENV_VARIABLES", "ResolverEnvError", "resolver_config_from_env"]
@@ -69,7 +70,7 @@ _TRUE = frozenset({"1", "true", "yes", "on"})
 _FALSE = frozenset({"0", "false", "no", "off"})
 
 
-class ResolverEnvError(ValueError):
+class ResolverEnvError(LightRAGResolveError, ValueError):
     """A ``RESOLVER_*`` variable is unknown or malformed; the message names it."""
 
 
