@@ -17,10 +17,11 @@ from __future__ import annotations
 import asyncio
 import os
 import weakref
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlparse
+
+from ._config import LLMFunc
 
 __all__ = ["CompletionText", "Usage", "openai_llm"]
 
@@ -93,7 +94,7 @@ def openai_llm(
     max_retries: int = 0,
     timeout: float | None = None,
     temperature: float | None = None,
-) -> Callable[..., Awaitable[str]]:
+) -> LLMFunc:
     """An LLM function calling ``model`` on an OpenAI-compatible endpoint.
 
     ``base_url`` defaults to ``OPENAI_BASE_URL`` (else OpenAI's API) and

@@ -13,7 +13,9 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Awaitable, Callable
+from typing import Any
+
+from lightrag_resolve import LLMFunc
 
 __all__ = ["CondenseRewriter", "Condensed", "clean_condensed"]
 
@@ -62,7 +64,7 @@ class CondenseRewriter:
         return f"Conversation:\n{lines}\n\nFollow-up message: {query}\n\nStandalone question:"
 
     async def rewrite(
-        self, query: str, history: Sequence[Mapping[str, str]], llm: Callable[..., Awaitable[Any]]
+        self, query: str, history: Sequence[Mapping[str, str]], llm: LLMFunc
     ) -> Condensed:
         """The standalone question to search with; never raises because of the model."""
         if not history:

@@ -32,10 +32,10 @@ variable                           meaning (default)
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
-from .._config import ResolverConfig
+from .._config import LLMFunc, ResolverConfig
 from .._errors import LightRAGResolveError
 from ..openai_compat import openai_llm
 
@@ -103,7 +103,7 @@ def _seconds(name: str, value: str) -> float:
     return number
 
 
-def _endpoint(prefix: str, values: Mapping[str, str]) -> Callable[..., Awaitable[str]] | None:
+def _endpoint(prefix: str, values: Mapping[str, str]) -> LLMFunc | None:
     """A dedicated OpenAI-compatible LLM, or ``None`` to use LightRAG's own binding.
 
     One call, no retry, at temperature 0: the resolver bounds the call with its
