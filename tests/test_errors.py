@@ -30,8 +30,13 @@ def test_the_evaluation_errors_share_the_base():
     evaluation = pytest.importorskip("lightrag_resolve.eval")
     from lightrag_resolve.eval._items import ItemError
 
-    for error in (evaluation.EvalError, evaluation.DatasetError, evaluation.ResultsMismatchError,
-                  evaluation.ModelUnavailableError, ItemError):
+    for error in (
+        evaluation.EvalError,
+        evaluation.DatasetError,
+        evaluation.ResultsMismatchError,
+        evaluation.ModelUnavailableError,
+        ItemError,
+    ):
         assert issubclass(error, evaluation.EvalError) and issubclass(error, LightRAGResolveError)
     assert issubclass(evaluation.DatasetError, ValueError) and issubclass(ItemError, ValueError)
 

@@ -19,6 +19,7 @@ from lightrag_resolve import LLMFunc
 from lightrag_resolve.local import LocalModelError, LocalModels
 from lightrag_resolve.local import load_local_models as _load_local_models
 from lightrag_resolve.openai_compat import openai_llm
+
 from ._errors import EvalError
 
 __all__ = ["ModelUnavailableError", "Models", "load_local_models", "local_models_installed", "openai_compatible_llm"]

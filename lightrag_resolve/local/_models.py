@@ -41,4 +41,6 @@ def load_local_models(*, llm: Any = None, llm_name: str | None = None) -> LocalM
         raise
     except Exception as exc:  # a runtime that fails in its own way (a bad build, a truncated file)
         raise LocalModelError(f"the local model could not load: {exc}") from exc
-    return LocalModels(llm=chat, embedding=embedding, tokenizer=tokenizer, llm_name=llm_name or getattr(chat, "model_name", None))
+    return LocalModels(
+        llm=chat, embedding=embedding, tokenizer=tokenizer, llm_name=llm_name or getattr(chat, "model_name", None)
+    )

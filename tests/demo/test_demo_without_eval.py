@@ -9,7 +9,11 @@ import textwrap
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[2] / "lightrag_resolve"
-DEMO_MODULES = [PACKAGE / "cli" / "demo.py", *sorted((PACKAGE / "demo").glob("*.py")), *sorted((PACKAGE / "local").glob("*.py"))]
+DEMO_MODULES = [
+    PACKAGE / "cli" / "demo.py",
+    *sorted((PACKAGE / "demo").glob("*.py")),
+    *sorted((PACKAGE / "local").glob("*.py")),
+]
 
 
 def _imported(path: Path) -> set[str]:
@@ -29,7 +33,11 @@ def _imported(path: Path) -> set[str]:
 
 def test_no_demo_or_local_module_imports_the_eval_package():
     for path in DEMO_MODULES:
-        leaked = {name for name in _imported(path) if name == "lightrag_resolve.eval" or name.startswith("lightrag_resolve.eval.")}
+        leaked = {
+            name
+            for name in _imported(path)
+            if name == "lightrag_resolve.eval" or name.startswith("lightrag_resolve.eval.")
+        }
         assert not leaked, (path, leaked)
 
 
