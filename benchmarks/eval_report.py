@@ -1,4 +1,4 @@
-"""Run the retrieval evaluation (SPEC §10) on both datasets and write their reports.
+"""Run the retrieval evaluation (contract §10) on both datasets and write their reports.
 
 The datasets are the bundled sample (``lightrag_resolve/sample``: a custom
 knowledge graph, searched in ``mix`` mode) and the MTRAG follow-up cut
@@ -40,10 +40,10 @@ from pathlib import Path
 from lightrag_resolve import ResolverConfig
 from lightrag_resolve.eval import (
     ARM_NAMES,
-    Item,
     EvalConfig,
     EvalError,
     EvalOutcome,
+    Item,
     Models,
     load_dataset,
     load_local_models,

@@ -72,8 +72,11 @@ def report(folder: Path, items: Path, k: int) -> str:
 
     lines = [f"| class | n | arm | hit@{k} | W/L vs raw |", "|---|---|---|---|---|"]
     for turn_class in (*CLASSES, "all"):
-        items_here = [item for item, runs in by_item.items() if relevant.get(item) and "raw" in runs
-                      and (turn_class == "all" or classes[item] == turn_class)]
+        items_here = [
+            item
+            for item, runs in by_item.items()
+            if relevant.get(item) and "raw" in runs and (turn_class == "all" or classes[item] == turn_class)
+        ]
         if not items_here:
             continue
         arms: dict[str, dict[str, float]] = defaultdict(dict)
@@ -97,7 +100,9 @@ def report(folder: Path, items: Path, k: int) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("folder", type=Path, help="an evaluation's output folder (holds results.json)")
-    parser.add_argument("--items", type=Path, required=True, help="the dataset's items file (items.jsonl or turns.jsonl)")
+    parser.add_argument(
+        "--items", type=Path, required=True, help="the dataset's items file (items.jsonl or turns.jsonl)"
+    )
     parser.add_argument("--k", type=int, default=3)
     args = parser.parse_args(argv)
     print(f"# Hit@{args.k}: {args.folder}\n")

@@ -2,18 +2,19 @@
 
 ``ResolvingLightRAG`` is a drop-in ``LightRAG`` that resolves follow-up
 messages ("Santé", "Yes, B1", "Which retailers already run it?") before
-LightRAG retrieves, following the contract in SPEC.md: keywords for short
+LightRAG retrieves, following the contract in docs/contract.md: keywords for short
 replies in graph modes, a short query in ``naive`` mode, and a reference check
 beside a speculative search for longer follow-ups.
 """
 
 from ._config import LLMFunc, ResolverConfig
 from ._conversation import Message, Turn
+from ._errors import LightRAGResolveError
 from ._gate import should_resolve
 from ._lightrag import ResolvingLightRAG
 from ._parse import KeywordAnswer, ReferenceAnswer
 from ._prompts import Prompt
-from ._resolution import Decision, FallbackReason, Path, RejectedReason, Resolution
+from ._resolution import Decision, FallbackReason, RejectedReason, Resolution, ResolutionPath
 from ._resolver import Resolver
 
 __all__ = [
@@ -21,12 +22,13 @@ __all__ = [
     "FallbackReason",
     "KeywordAnswer",
     "LLMFunc",
+    "LightRAGResolveError",
     "Message",
-    "Path",
     "Prompt",
     "ReferenceAnswer",
     "RejectedReason",
     "Resolution",
+    "ResolutionPath",
     "Resolver",
     "ResolverConfig",
     "ResolvingLightRAG",
@@ -35,3 +37,17 @@ __all__ = [
 ]
 
 __version__ = "0.1.0"
+
+_DEPRECATED = {"Path": ("ResolutionPath", ResolutionPath)}
+
+
+def __getattr__(name: str) -> object:
+    # PEP 562: a deprecated name still imports, with a warning, and stays out of __all__.
+    if name in _DEPRECATED:
+        import warnings
+
+        new_name, value = _DEPRECATED[name]
+        warnings.warn(f"lightrag_resolve.{name} is deprecated; use lightrag_resolve.{new_name}", DeprecationWarning,
+                      stacklevel=2)
+        return value
+    raise AttributeError(f"module 'lightrag_resolve' has no attribute {name!r}")

@@ -1,4 +1,4 @@
-"""The one configuration object of the resolver (SPEC §8)."""
+"""The one configuration object of the resolver (contract §8)."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ class LLMFunc(Protocol):
 
 @dataclass(frozen=True, kw_only=True)
 class ResolverConfig:
-    """Every knob of the resolver, with the defaults of SPEC §8.
+    """Every knob of the resolver, with the defaults of contract §8.
 
     ``enabled=False`` sends every message through untouched. ``llm_func``
     defaults to the instance's keyword-role LLM (else ``llm_model_func``), and

@@ -1,4 +1,4 @@
-"""The invariants of SPEC §5, enforced in code on whatever a model returned.
+"""The invariants of contract §5, enforced in code on whatever a model returned.
 
 Every function here is pure: model text in, a cleaned value or a fallback
 reason out. They are the target of the property tests, and they run after any
@@ -13,7 +13,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from ._resolution import RejectedReason
-from ._text import MAX_KEYWORD_CHARS, MAX_NAME_CHARS, MAX_QUERY_CHARS, clean_single_line, clip_chars, normalize_for_compare
+from ._text import (
+    MAX_KEYWORD_CHARS,
+    MAX_NAME_CHARS,
+    MAX_QUERY_CHARS,
+    clean_single_line,
+    clip_chars,
+    normalize_for_compare,
+)
 
 __all__ = [
     "KeywordOutcome",
@@ -103,7 +110,7 @@ def _first_line(text: str) -> str:
 
 
 def enforce_text_query(output: Any, *, company_name: str | None, max_words: int) -> TextOutcome:
-    """Turn a model's rewrite into a short search query, or refuse it (SPEC §5.1).
+    """Turn a model's rewrite into a short search query, or refuse it (contract §5.1).
 
     Order: first non-empty line, control and format characters dropped
     (``clean_single_line``), labels and quotes removed; ``NONE``/empty ->
@@ -159,7 +166,7 @@ def clean_keywords(values: Any) -> list[str]:
 
 @dataclass(frozen=True, kw_only=True)
 class KeywordOutcome:
-    """Both keyword lists, or neither with the reason (SPEC §5.2)."""
+    """Both keyword lists, or neither with the reason (contract §5.2)."""
 
     ll_keywords: tuple[str, ...]
     hl_keywords: tuple[str, ...]
@@ -167,7 +174,7 @@ class KeywordOutcome:
 
 
 def enforce_keywords(ll_raw: Any, hl_raw: Any, *, max_ll: int, max_hl: int) -> KeywordOutcome:
-    """Clean both lists and keep them only together (SPEC §5.2).
+    """Clean both lists and keep them only together (contract §5.2).
 
     Order: clean each list; nothing left in either -> ``empty``; any keyword that
     is scaffold -> ``scaffold`` (the whole answer is discarded); one list empty
@@ -216,7 +223,7 @@ def accept_reference_name(
     company_name: str | None,
     max_words: int,
 ) -> NameOutcome:
-    """Accept a proposed name only when the conversation established it (SPEC §5.3).
+    """Accept a proposed name only when the conversation established it (contract §5.3).
 
     The name (gloss cut) must occur in the history the model saw, must not be
     the company itself, must not already be in the message, and must have at

@@ -1,4 +1,4 @@
-"""The gate of SPEC §4: resolve only what cannot be searched as written."""
+"""The gate of contract §4: resolve only what cannot be searched as written."""
 
 from __future__ import annotations
 

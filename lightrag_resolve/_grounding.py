@@ -58,9 +58,7 @@ def focus_on_pick(keywords: Sequence[str], *, pick: str | None, candidates: Cand
 
 def mentions_other_option(text: str, *, pick: str, candidates: Candidates) -> bool:
     """Whether ``text`` names an offered option other than ``pick``."""
-    return any(
-        contains_phrase(text, option) for option in candidates.options if option.casefold() != pick.casefold()
-    )
+    return any(contains_phrase(text, option) for option in candidates.options if option.casefold() != pick.casefold())
 
 
 def ground_reference_name(name: str, candidates: Candidates) -> str | None:

@@ -1,6 +1,6 @@
 """``ResolvingLightRAG``: the one module that imports LightRAG.
 
-Every query entry point resolves the turn first (SPEC §3), then hands LightRAG
+Every query entry point resolves the turn first (contract §3), then hands LightRAG
 either the caller's own ``QueryParam`` (nothing resolved) or a copy carrying
 the keywords, never a mutated original. Two seams of LightRAG 1.5.x are used,
 both checked at import time:
@@ -11,7 +11,7 @@ both checked at import time:
   library resolved, in the task that resolved it, and is LightRAG's own check
   everywhere else.
 * ``LightRAG._build_global_config`` hands ``kg_query`` its answer LLM; inside a
-  speculative branch (SPEC §7) that function is gated so no answer is written
+  speculative branch (contract §7) that function is gated so no answer is written
   from a context the reference check is about to replace.
 """
 

@@ -80,8 +80,7 @@ async def ask_model(
     elif call.cancelled():
         logger.debug("resolver model call cancelled itself")
         failure = "llm_error"
-    elif call.exception() is not None:
-        exc = call.exception()
+    elif (exc := call.exception()) is not None:
         if not isinstance(exc, Exception):
             raise exc  # KeyboardInterrupt, SystemExit: not the model's failure to hide
         logger.debug("resolver model call failed: %r", exc)

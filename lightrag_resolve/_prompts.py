@@ -1,4 +1,4 @@
-"""The three resolver prompts (SPEC §5), short and bilingual by construction.
+"""The three resolver prompts (contract §5), short and bilingual by construction.
 
 Instructions go in the system prompt and the conversation in the user prompt,
 so the instruction part stays identical across turns (provider prompt caches

@@ -7,13 +7,16 @@ from typing import Any, Literal
 
 from ._text import encodable, recorded_output
 
-__all__ = ["Decision", "FallbackReason", "Path", "RejectedReason", "Resolution"]
+__all__ = ["Decision", "FallbackReason", "RejectedReason", "Resolution", "ResolutionPath"]
 
-Path = Literal["disabled", "first_turn", "bypass", "text", "keywords", "reference"]
-"""Which branch of SPEC §3 the turn took."""
+ResolutionPath = Literal["disabled", "first_turn", "bypass", "text", "keywords", "reference"]
+"""Which branch of contract §3 the turn took."""
+
+Path = ResolutionPath
+"""Deprecated name of ``ResolutionPath`` (it shadowed ``pathlib.Path``); ``lightrag_resolve.Path`` warns."""
 
 FallbackReason = str
-"""Why the visitor's words went through unchanged (SPEC §6).
+"""Why the visitor's words went through unchanged (contract §6).
 
 One of ``disabled``, ``unsupported_mode``, ``first_turn``, ``gate_declined``, ``caller_keywords``,
 ``llm_error``, ``timeout``, ``unparsable``, ``incomplete``, ``scaffold``,
@@ -23,7 +26,7 @@ reference check ``keep``, ``ambiguous``, ``no_candidates`` (the window names not
 """
 
 Decision = Literal["resolve", "keep", "ambiguous", "error"]
-"""The reference check's verdict (SPEC §5.3)."""
+"""The reference check's verdict (contract §5.3)."""
 
 RejectedReason = Literal["not_in_history", "not_a_candidate", "company", "already_named", "too_long"]
 """Why a name proposed by the reference check was discarded."""
@@ -46,7 +49,7 @@ class Resolution:
     query: str
     original_query: str
     mode: str
-    path: Path
+    path: ResolutionPath
     ll_keywords: tuple[str, ...] = ()
     hl_keywords: tuple[str, ...] = ()
     fallback_reason: FallbackReason | None = None

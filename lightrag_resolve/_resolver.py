@@ -1,9 +1,9 @@
-"""Routing one turn (SPEC §3) and running the resolver it needs.
+"""Routing one turn (contract §3) and running the resolver it needs.
 
 ``Resolver`` is the class to subclass for a tenant-specific gate, a domain
 prompt or another output format: each of those is one documented method.
 Whatever an override returns still goes through the enforcement of
-``_enforce`` and the fallback contract of SPEC §6, so an override can change
+``_enforce`` and the fallback contract of contract §6, so an override can change
 what is asked and how it is read, never what reaches retrieval unchecked.
 """
 
@@ -59,7 +59,7 @@ class Resolver:
     # ---- override points -------------------------------------------------
 
     def should_resolve(self, query: str) -> bool:
-        """The gate (SPEC §4): is this a short reply that cannot be searched as written?"""
+        """The gate (contract §4): is this a short reply that cannot be searched as written?"""
         return should_resolve(query, self.config.max_resolve_words)
 
     def keyword_prompt(self, turn: Turn) -> Prompt:
@@ -95,7 +95,7 @@ class Resolver:
     # ---- routing ---------------------------------------------------------
 
     def route(self, turn: Turn, *, enabled: bool, caller_keywords: bool = False) -> Path | Resolution:
-        """The branch of SPEC §3 for this turn, or the untouched result when none runs."""
+        """The branch of contract §3 for this turn, or the untouched result when none runs."""
         untouched = Resolution(query=turn.query, original_query=turn.query, mode=turn.mode, path="disabled")
         if not enabled:
             return replace(untouched, fallback_reason="disabled")

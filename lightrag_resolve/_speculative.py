@@ -1,4 +1,4 @@
-"""SPEC §7: retrieve on the visitor's words while the reference check decides.
+"""contract §7: retrieve on the visitor's words while the reference check decides.
 
 Two branches run at once: the speculative retrieval, and the check. On KEEP,
 AMBIGUOUS or any failure the speculative result is used as is; on RESOLVE it

@@ -1,10 +1,10 @@
-"""OpenTelemetry spans for each turn (SPEC §9), through the API only.
+"""OpenTelemetry spans for each turn (contract §9), through the API only.
 
 Span tree of one query::
 
     lightrag_resolve.resolve                  one per query (parent)
     ├── lightrag_resolve.keywords | .text | .reference   the resolver that ran, if any
-    ├── lightrag_resolve.retrieval  branch=speculative   reference path only (SPEC §7)
+    ├── lightrag_resolve.retrieval  branch=speculative   reference path only (contract §7)
     └── lightrag_resolve.retrieval  branch=resolved      only when the check resolved
 
 Without an SDK every call here is a no-op. The tracer is looked up at call
@@ -16,7 +16,7 @@ query.
 
 Content (the visitor's text, the model's output, the keywords, the enriched
 query) goes on spans only when ``ResolverConfig.captures_content`` is true.
-The reference check's accepted entity is always recorded, as SPEC §9 asks:
+The reference check's accepted entity is always recorded, as contract §9 asks:
 it is a name the knowledge base's own conversation established, and it is
 what an engineer filters on to see why a follow-up was resolved.
 

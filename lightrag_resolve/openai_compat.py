@@ -17,10 +17,11 @@ from __future__ import annotations
 import asyncio
 import os
 import weakref
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlparse
+
+from ._config import LLMFunc
 
 __all__ = ["CompletionText", "Usage", "openai_llm"]
 
@@ -93,13 +94,13 @@ def openai_llm(
     max_retries: int = 0,
     timeout: float | None = None,
     temperature: float | None = None,
-) -> Callable[..., Awaitable[str]]:
+) -> LLMFunc:
     """An LLM function calling ``model`` on an OpenAI-compatible endpoint.
 
     ``base_url`` defaults to ``OPENAI_BASE_URL`` (else OpenAI's API) and
     ``api_key`` to ``OPENAI_API_KEY``; a custom endpoint may run without a
     key. ``max_retries`` is 0 because the resolver's contract is one call and
-    no retry (SPEC §5.3); raise it for answer generation. ``temperature`` is
+    no retry (contract §5.3); raise it for answer generation. ``temperature`` is
     sent with every call that does not pass its own. The function has
     ``model_name``, ``provider_name`` and ``base_url`` attributes; the
     resolver reads the first two. It is marked ``supports_json_schema``: the

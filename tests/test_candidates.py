@@ -6,7 +6,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from lightrag_resolve import Message, Turn
-from lightrag_resolve._candidates import MAX_CANDIDATES, Candidates, collect_candidates, name_ngrams, option_lists, picked_option
+from lightrag_resolve._candidates import (
+    MAX_CANDIDATES,
+    Candidates,
+    collect_candidates,
+    name_ngrams,
+    option_lists,
+    picked_option,
+)
 from lightrag_resolve._enforce import contains_phrase
 from strategies import hostile_text, phrase
 
@@ -15,12 +22,14 @@ OFFER = "Shall I send you the pricing of one of them, Kadoro or Magazio?"
 
 def window(*texts: str) -> list[tuple[str, str]]:
     roles = ["user", "assistant"] * len(texts)
-    return list(zip(roles[-len(texts):], texts))
+    return list(zip(roles[-len(texts) :], texts))
 
 
 def test_option_lists_are_read_in_the_assistants_order():
     assert option_lists("Which level fits your team best: A1, B1 or C1?") == [("A1", "B1", "C1")]
-    assert option_lists("Quatre secteurs : Santé, BTP, Commerce et Industrie.") == [("Santé", "BTP", "Commerce", "Industrie")]
+    assert option_lists("Quatre secteurs : Santé, BTP, Commerce et Industrie.") == [
+        ("Santé", "BTP", "Commerce", "Industrie")
+    ]
     assert option_lists("Dans quelle ville : Lyon ou Montréal ?") == [("Lyon", "Montréal")]
 
 

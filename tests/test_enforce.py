@@ -1,4 +1,4 @@
-"""The code-enforced invariants of SPEC §5, on whatever a model returns."""
+"""The code-enforced invariants of contract §5, on whatever a model returns."""
 
 from hypothesis import given
 from hypothesis import strategies as st

@@ -24,7 +24,9 @@ OPTIONS = Candidates(names=("Kadoro", "Magazio", "Cerclia"), options=("Kadoro", 
 def test_a_keyword_is_kept_when_a_candidate_the_reply_or_the_history_holds_it():
     grounded = ground_keywords(
         ["Kadoro loyalty terminal", "pricing", "Yes", "Orbit CRM"],
-        candidates=OPTIONS, reply="Yes", history=["Shall I send you the pricing?"],
+        candidates=OPTIONS,
+        reply="Yes",
+        history=["Shall I send you the pricing?"],
     )
     assert grounded.kept == ("Kadoro loyalty terminal", "pricing", "Yes") and grounded.dropped == ("Orbit CRM",)
 

@@ -35,10 +35,24 @@ from lightrag_resolve._text import (
 from strategies import FORMAT_CHARS, TERMINAL_ESCAPES, cjk_run, hostile_model_output, hostile_text, huge_token, phrase
 
 FALLBACKS = {
-    "llm_error", "timeout", "unparsable", "incomplete", "scaffold", "empty", "keep", "ambiguous", "gate_declined",
-    "ungrounded", "no_candidates",
-    "first_turn", "unsupported_mode", "disabled",
-    "rejected:not_in_history", "rejected:not_a_candidate", "rejected:company", "rejected:already_named",
+    "llm_error",
+    "timeout",
+    "unparsable",
+    "incomplete",
+    "scaffold",
+    "empty",
+    "keep",
+    "ambiguous",
+    "gate_declined",
+    "ungrounded",
+    "no_candidates",
+    "first_turn",
+    "unsupported_mode",
+    "disabled",
+    "rejected:not_in_history",
+    "rejected:not_a_candidate",
+    "rejected:company",
+    "rejected:already_named",
     "rejected:too_long",
 }
 LABEL = len("Assistant: ")
@@ -49,9 +63,12 @@ def invisible_free(text: str) -> bool:
     return all(unicodedata.category(ch) not in ("Cc", "Cf", "Cs") for ch in text)
 
 
-def turn(query: str, history: list[str] | tuple[Message, ...], mode: str = "mix", company: str | None = "Acme Software") -> Turn:
+def turn(
+    query: str, history: list[str] | tuple[Message, ...], mode: str = "mix", company: str | None = "Acme Software"
+) -> Turn:
     messages = tuple(
-        m if isinstance(m, Message) else Message(role=("user", "assistant")[i % 2], content=m) for i, m in enumerate(history)
+        m if isinstance(m, Message) else Message(role=("user", "assistant")[i % 2], content=m)
+        for i, m in enumerate(history)
     )
     return Turn(query=query, history=messages, mode=mode, company_name=company)
 
@@ -73,7 +90,7 @@ def assert_prompt_bounded(prompt: Prompt) -> None:
 
 @pytest.mark.parametrize("invisible", ["\u200b", "\u00ad", "\ufeff", "\u2060"])
 def test_an_invisible_character_never_makes_the_company_a_new_name(invisible):
-    history = [f"Who makes Pulse POS?", f"Acme Software{invisible} makes Pulse POS for retailers."]
+    history = ["Who makes Pulse POS?", f"Acme Software{invisible} makes Pulse POS for retailers."]
     resolution, _ = resolve(turn("Which retailers already run it?", history), f"RESOLVE: Acme Software{invisible}")
     assert resolution.fallback_reason == "rejected:company" and resolution.query == "Which retailers already run it?"
     spaced, _ = resolve(turn("Which retailers already run it?", history), f"RESOLVE: Acme{invisible} Software")
@@ -119,7 +136,9 @@ def test_a_name_the_messages_said_is_accepted_even_if_it_is_a_label_word():
 def test_a_name_never_matches_across_two_messages():
     t = turn("Which one do retailers run?", ["We sell Pulse", "POS terminals and Orbit CRM."])
     assert t.message_texts == ("We sell Pulse", "POS terminals and Orbit CRM.")
-    outcome = accept_reference_name("Pulse POS", history_text=t.message_texts, message=t.query, company_name=None, max_words=6)
+    outcome = accept_reference_name(
+        "Pulse POS", history_text=t.message_texts, message=t.query, company_name=None, max_words=6
+    )
     assert outcome.rejected_reason == "not_in_history"
 
 
@@ -157,7 +176,9 @@ def test_a_clipped_prompt_part_is_marked():
 
 def test_a_huge_word_from_the_model_is_capped_in_characters():
     outcome = enforce_text_query("x" * 100_000, company_name="Acme Software", max_words=8)
-    assert outcome.query is not None and len(outcome.query) <= MAX_QUERY_CHARS and outcome.query.endswith("Acme Software")
+    assert (
+        outcome.query is not None and len(outcome.query) <= MAX_QUERY_CHARS and outcome.query.endswith("Acme Software")
+    )
     assert len(enforce_text_query("x" * 100_000, company_name=None, max_words=8).query) <= MAX_QUERY_CHARS
     keywords = enforce_keywords(["k" * 100_000], ["theme"], max_ll=5, max_hl=3)
     assert keywords.ll_keywords == ("k" * MAX_KEYWORD_CHARS,)
@@ -192,7 +213,9 @@ def test_terminal_escapes_and_controls_are_dropped_from_queries_keywords_and_nam
 
 def test_a_name_longer_than_its_character_cap_is_too_long():
     name = "P" * (MAX_NAME_CHARS + 1)
-    outcome = accept_reference_name(name, history_text=[f"We sell {name}."], message="Who runs it?", company_name=None, max_words=6)
+    outcome = accept_reference_name(
+        name, history_text=[f"We sell {name}."], message="Who runs it?", company_name=None, max_words=6
+    )
     assert outcome.rejected_reason == "too_long"
 
 
@@ -215,7 +238,7 @@ def assert_safe_resolution(resolution: Resolution) -> None:
     if resolution.path in {"text", "keywords"} and resolution.changed:
         # What this library adds after the visitor's words is bounded; their own words stay whole.
         prefix = f"{clean_single_line(resolution.original_query)} — "
-        added = resolution.query[len(prefix):] if resolution.query.startswith(prefix) else resolution.query
+        added = resolution.query[len(prefix) :] if resolution.query.startswith(prefix) else resolution.query
         assert len(added) <= MAX_QUERY_CHARS
     if resolution.entity is not None:
         assert invisible_free(resolution.entity) and len(resolution.entity) <= MAX_NAME_CHARS
@@ -246,7 +269,10 @@ async def test_aquery_data_survives_a_lone_surrogate_in_the_model_output(make_ra
     rag = await make_rag(llm)
     from lightrag import QueryParam
 
-    history = [{"role": "user", "content": "Which German courses?"}, {"role": "assistant", "content": "German A1 or German B1?"}]
+    history = [
+        {"role": "user", "content": "Which German courses?"},
+        {"role": "assistant", "content": "German A1 or German B1?"},
+    ]
     result = await rag.aquery_data("B1", QueryParam(mode="local", conversation_history=history))
     resolution = result["metadata"]["resolution"]
     assert resolution["ll_keywords"] == ["German B1"] and resolution["hl_keywords"] == ["language courses"]
@@ -327,7 +353,9 @@ async def test_an_answer_after_the_timeout_is_never_used():
     reply = await ask_model(fake_model_ignoring_cancellation, PROMPT, timeout=0.05)
     assert reply.failure == "timeout" and reply.text is None
     config = ResolverConfig(timeout=0.05)
-    resolution = await Resolver(config).resolve(turn("Santé", ["Which sector?", "Santé or BTP?"]), llm=fake_model_ignoring_cancellation)
+    resolution = await Resolver(config).resolve(
+        turn("Santé", ["Which sector?", "Santé or BTP?"]), llm=fake_model_ignoring_cancellation
+    )
     assert resolution.fallback_reason == "timeout" and not resolution.has_keywords
     others = [task for task in asyncio.all_tasks() if task is not asyncio.current_task()]
     assert all(task.done() for task in others)  # the late call was waited for, not left running

@@ -1,4 +1,4 @@
-"""SPEC §5.3 and §7 on a real LightRAG: the reference check beside a speculative search."""
+"""contract §5.3 and §7 on a real LightRAG: the reference check beside a speculative search."""
 
 from __future__ import annotations
 
@@ -223,7 +223,7 @@ async def test_cancelling_the_query_cancels_both_branches_and_the_check(make_rag
     else:
         ready = lambda: ENRICHED in spy.started  # noqa: E731  (the resolved retrieval has begun)
     leftover = await _settled_tasks_after(lambda: rag.aquery(ASK, param()), ready)
-    # Only LightRAG's own queue machinery may run on (SPEC §7): a keyword extraction or a query
+    # Only LightRAG's own queue machinery may run on (contract §7): a keyword extraction or a query
     # embedding its queue had already started, and its workers' polling of their queues.
     # Nothing this library started is left.
     lightrag_owned = {("ScriptedLLM.__call__", "lightrag_keywords"), ("_embed", None), ("Queue.get", None)}

@@ -1,4 +1,4 @@
-"""Spans (SPEC §9): the tree, the attributes of every path and fallback, content capture, robustness.
+"""Spans (contract §9): the tree, the attributes of every path and fallback, content capture, robustness.
 
 Each test gets its own SDK ``TracerProvider`` through ``ResolverConfig.tracer_provider``
 (the global provider can be set only once per process); the global path is
@@ -312,7 +312,7 @@ async def test_no_conversation_or_model_text_on_spans_without_capture(traced, mo
     values = string_values(traced)
     for secret in SECRETS:
         assert not any(secret in value for value in values), (secret, values)
-    if path == "reference":  # the accepted entity is recorded without capture (SPEC §9), nothing else
+    if path == "reference":  # the accepted entity is recorded without capture (contract §9), nothing else
         entity_values = [v for span in traced.spans() for k, v in attrs(span).items() if k == "lightrag_resolve.entity"]
         assert entity_values == ["Pulse POS"]
         assert not any("Pulse POS" in value for value in values if value != "Pulse POS")

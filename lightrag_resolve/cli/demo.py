@@ -19,6 +19,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from .._errors import LightRAGResolveError
+
 NAME = "demo"
 HELP = "play scripted conversations over the bundled sample graph, with and without resolution"
 
@@ -68,7 +70,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 LOCAL_TIMEOUT = 180.0
 
 
-class DemoInputError(ValueError):
+class DemoInputError(LightRAGResolveError, ValueError):
     """An option of the demo command that cannot be honoured."""
 
 
@@ -86,12 +88,16 @@ def _select(items: list[dict[str, Any]], args: argparse.Namespace) -> list[dict[
 
 
 def _models(args: argparse.Namespace) -> Any:
-    from lightrag_resolve.eval import load_local_models, openai_compatible_llm
+    from lightrag_resolve.local import load_local_models
+    from lightrag_resolve.openai_compat import openai_llm
 
     if args.llm_base_url or args.model:
         if not args.model:
             raise DemoInputError("--llm-base-url needs --model (or OPENAI_MODEL)")
-        llm = openai_compatible_llm(args.model, base_url=args.llm_base_url)
+        try:
+            llm = openai_llm(args.model, base_url=args.llm_base_url)
+        except ValueError as exc:  # no key for OpenAI's own API
+            raise DemoInputError(str(exc)) from exc
         return load_local_models(llm=llm, llm_name=args.model)
     return load_local_models()
 
@@ -179,10 +185,10 @@ def run(args: argparse.Namespace) -> int:
     if not args.verbose:
         for name in ("lightrag", "nano-vectordb", "lightrag_resolve"):
             logging.getLogger(name).setLevel(logging.WARNING)
-    from lightrag_resolve.eval import ModelUnavailableError
+    from lightrag_resolve.local import LocalModelError
 
     try:
         return asyncio.run(_run(args))
-    except (DemoInputError, ModelUnavailableError) as exc:
+    except (DemoInputError, LocalModelError) as exc:
         print(f"lightrag-resolve demo: {exc}", file=sys.stderr)
         return 2

@@ -1,4 +1,4 @@
-"""``lightrag-resolve eval``: compare the arms of SPEC §10 on a dataset.
+"""``lightrag-resolve eval``: compare the arms of contract §10 on a dataset.
 
 A thin client of ``lightrag_resolve.eval`` (the ``eval`` extra), imported
 only when the command runs, so the rest of the command line works without it.
@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -85,9 +86,7 @@ def run(args: argparse.Namespace) -> int:
         if args.judge == "llm":
             if not args.judge_model:
                 return _fail("--judge llm needs --judge-model")
-            judge_llm = evaluation.openai_compatible_llm(
-                args.judge_model, base_url=args.judge_base_url, api_key_env=args.judge_api_key_env
-            )
+            judge_llm = _endpoint(args.judge_model, args.judge_base_url, args.judge_api_key_env)
         models = _build_models(args, evaluation)
     except (ValueError, evaluation.EvalError) as exc:
         return _fail(str(exc))
@@ -134,12 +133,17 @@ def _resolver_template(args: argparse.Namespace) -> Any:
     return ResolverConfig(**given)  # ValueError for a timeout that is not a positive number
 
 
+def _endpoint(model: str, base_url: str | None, api_key_env: str) -> Any:
+    from lightrag_resolve.openai_compat import openai_llm
+
+    return openai_llm(model, base_url=base_url, api_key=os.environ.get(api_key_env))  # ValueError without a key
+
+
 def _build_models(args: argparse.Namespace, evaluation: Any) -> Any:
     if args.llm == "local":
         return evaluation.load_local_models()
     if args.llm.startswith("openai:"):
-        llm = evaluation.openai_compatible_llm(args.llm.split(":", 1)[1], base_url=args.base_url,
-                                                  api_key_env=args.api_key_env)
+        llm = _endpoint(args.llm.split(":", 1)[1], args.base_url, args.api_key_env)
         # Embedding and tokenizer stay local: the endpoint is only the resolver's and arms' LLM.
         return evaluation.load_local_models(llm=llm, llm_name=args.llm)
     raise ValueError(f"--llm must be 'local' or 'openai:<model>', got {args.llm!r}")

@@ -23,7 +23,7 @@ import sys
 from collections.abc import Mapping
 from typing import Any
 
-from .. import Message, Resolver, ResolverConfig, Turn
+from .. import LightRAGResolveError, Message, Resolver, ResolverConfig, Turn
 from ..openai_compat import openai_llm
 
 __all__ = ["HELP", "NAME", "InputError", "add_arguments", "read_turn", "run"]
@@ -35,7 +35,7 @@ MODES = ("local", "global", "hybrid", "mix", "naive", "bypass")
 _FIELDS = frozenset({"query", "history", "mode", "company_name"})
 
 
-class InputError(ValueError):
+class InputError(LightRAGResolveError, ValueError):
     """The turn given to the command is not valid; the message says what to fix."""
 
 

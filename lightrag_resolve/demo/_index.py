@@ -12,7 +12,7 @@ from typing import Any, Awaitable, Callable, TextIO
 
 from lightrag.utils import EmbeddingFunc, Tokenizer
 
-from .. import ResolverConfig, ResolvingLightRAG
+from .. import LLMFunc, ResolverConfig, ResolvingLightRAG
 from ..sample import COMPANY_NAME, kb_path, load_custom_kg
 
 __all__ = ["cache_root", "open_sample_index"]
@@ -63,7 +63,7 @@ def _counting(embedding: EmbeddingFunc, progress: _Progress) -> EmbeddingFunc:
 
 async def open_sample_index(
     *,
-    llm: Callable[..., Awaitable[Any]],
+    llm: LLMFunc,
     llm_name: str | None,
     embedding: EmbeddingFunc,
     tokenizer: Tokenizer,

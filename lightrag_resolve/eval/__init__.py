@@ -1,4 +1,4 @@
-"""Retrieval evaluation of conversation-aware arms over LightRAG (SPEC §10).
+"""Retrieval evaluation of conversation-aware arms over LightRAG (contract §10).
 
 Installed with the ``eval`` extra (``pip install 'lightrag-resolve[eval]'``).
 ``load_dataset`` reads items and a knowledge base, ``run_eval`` runs every
@@ -25,8 +25,8 @@ from ._items import TURN_CLASSES, Item, derive_turn_class
 from ._judges import GoldJudge, Judge, Judgement, LLMJudge, ndcg_at, parse_verdict, recall_at, sufficiency_prompt
 from ._markdown import render_markdown
 from ._metering import MeteredLLM, Usage
-from ._models import ModelUnavailableError, Models, load_local_models, local_models_installed, openai_compatible_llm
-from ._prose import CondenseRewriter, Condensed, clean_condensed
+from ._models import Models, ModelUnavailableError, load_local_models, local_models_installed, openai_compatible_llm
+from ._prose import Condensed, CondenseRewriter, clean_condensed
 from ._results import RESULTS_FORMAT, Record, ResultsStore
 from ._runner import EvalConfig, EvalOutcome, run_eval, select_items
 from ._stats import PairedComparison, bootstrap_interval, compare_paired

@@ -28,7 +28,9 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Awaitable, Callable
+from typing import Any
+
+from lightrag_resolve import LLMFunc
 
 __all__ = [
     "AnythingLLMRewriter",
@@ -136,7 +138,7 @@ class AnythingLLMRewriter:
         return f"Conversation:\n{history_text}\n\nLatest message: {query}\n\nRewritten query:"
 
     async def rewrite(
-        self, query: str, history: Sequence[Mapping[str, str]], llm: Callable[..., Awaitable[Any]]
+        self, query: str, history: Sequence[Mapping[str, str]], llm: LLMFunc
     ) -> Rewrite:
         """The text the PR would search with for this turn; never raises because of the model."""
         if not history:

@@ -1,4 +1,4 @@
-"""The arms of SPEC §10: what each one hands LightRAG for a turn.
+"""The arms of contract §10: what each one hands LightRAG for a turn.
 
 An arm turns an item into a ``SearchPlan``: the text to retrieve with and
 whether ``ResolvingLightRAG`` should resolve it. Only the ``resolve`` arm
@@ -10,7 +10,9 @@ the visitor's words with the resolver off.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Awaitable, Callable, Protocol
+from typing import Callable, Protocol
+
+from lightrag_resolve import LLMFunc
 
 from ._anythingllm import AnythingLLMRewriter
 from ._items import Item
@@ -18,7 +20,6 @@ from ._prose import CondenseRewriter
 
 __all__ = ["ARM_NAMES", "AnythingLLMArm", "Arm", "OracleArm", "ProseArm", "RawArm", "ResolveArm", "SearchPlan", "build_arms"]
 
-LLM = Callable[..., Awaitable[Any]]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -43,7 +44,7 @@ class Arm(Protocol):
 
     def applies_to(self, item: Item) -> bool: ...
 
-    async def plan(self, item: Item, llm: LLM) -> SearchPlan: ...
+    async def plan(self, item: Item, llm: LLMFunc) -> SearchPlan: ...
 
 
 @dataclass(frozen=True)
@@ -55,7 +56,7 @@ class RawArm:
     def applies_to(self, item: Item) -> bool:
         return True
 
-    async def plan(self, item: Item, llm: LLM) -> SearchPlan:
+    async def plan(self, item: Item, llm: LLMFunc) -> SearchPlan:
         return SearchPlan(text=item.query, resolve=False, outcome="raw")
 
 
@@ -68,7 +69,7 @@ class ResolveArm:
     def applies_to(self, item: Item) -> bool:
         return True
 
-    async def plan(self, item: Item, llm: LLM) -> SearchPlan:
+    async def plan(self, item: Item, llm: LLMFunc) -> SearchPlan:
         return SearchPlan(text=item.query, resolve=True, outcome="library")
 
 
@@ -81,7 +82,7 @@ class OracleArm:
     def applies_to(self, item: Item) -> bool:
         return item.rewrite is not None
 
-    async def plan(self, item: Item, llm: LLM) -> SearchPlan:
+    async def plan(self, item: Item, llm: LLMFunc) -> SearchPlan:
         if item.rewrite is None:
             raise ValueError(f"item {item.id!r} has no reference rewrite")
         return SearchPlan(text=item.rewrite, resolve=False, outcome="reference_rewrite")
@@ -97,7 +98,7 @@ class ProseArm:
     def applies_to(self, item: Item) -> bool:
         return True
 
-    async def plan(self, item: Item, llm: LLM) -> SearchPlan:
+    async def plan(self, item: Item, llm: LLMFunc) -> SearchPlan:
         condensed = await self.rewriter.rewrite(item.query, item.history, llm)
         return SearchPlan(text=condensed.text, resolve=False, outcome=condensed.outcome, raw_output=condensed.raw_output)
 
@@ -112,7 +113,7 @@ class AnythingLLMArm:
     def applies_to(self, item: Item) -> bool:
         return True
 
-    async def plan(self, item: Item, llm: LLM) -> SearchPlan:
+    async def plan(self, item: Item, llm: LLMFunc) -> SearchPlan:
         rewrite = await self.rewriter.rewrite(item.query, item.history, llm)
         return SearchPlan(text=rewrite.text, resolve=False, outcome=rewrite.outcome, raw_output=rewrite.raw_output)
 

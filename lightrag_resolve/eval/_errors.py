@@ -2,19 +2,24 @@
 
 ::
 
-    EvalError                 anything the harness refuses to do
-    ├── DatasetError          a malformed items, passages or knowledge-base file
-    └── ResultsMismatchError  a results file that belongs to another evaluation
+    LightRAGResolveError       the library's one base (lightrag_resolve)
+    └── EvalError              anything the harness refuses to do
+        ├── DatasetError           a malformed items, passages or knowledge-base file
+        ├── ItemError              a malformed item (lightrag_resolve.eval._items)
+        ├── ModelUnavailableError  a model the evaluation cannot load (lightrag_resolve.eval._models)
+        └── ResultsMismatchError   a results file that belongs to another evaluation
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from lightrag_resolve import LightRAGResolveError
+
 __all__ = ["DatasetError", "EvalError", "ResultsMismatchError"]
 
 
-class EvalError(Exception):
+class EvalError(LightRAGResolveError):
     """Base class of every error the evaluation harness raises on purpose."""
 
 

@@ -18,16 +18,18 @@ from typing import Any
 
 from lightrag_resolve import should_resolve
 
+from ._errors import EvalError
+
 __all__ = ["DECISIONS", "EVAL_MODES", "TURN_CLASSES", "Item", "ItemError", "derive_turn_class", "parse_item"]
 
 TURN_CLASSES = ("first_turn", "short_reply", "follow_up", "reference")
-"""The turn classes of SPEC §10, in the order reports list them."""
+"""The turn classes of contract §10, in the order reports list them."""
 
 EVAL_MODES = frozenset({"naive", "local", "global", "hybrid", "mix"})
 """LightRAG modes an item may ask for; ``bypass`` retrieves nothing, so it has nothing to judge."""
 
 DECISIONS = frozenset({"resolve", "keep", "ambiguous"})
-"""The reference check's verdicts an item can expect (SPEC §5.3)."""
+"""The reference check's verdicts an item can expect (contract §5.3)."""
 
 _ROLES = frozenset({"user", "assistant"})
 _KNOWN = frozenset(
@@ -36,7 +38,7 @@ _KNOWN = frozenset(
 )
 
 
-class ItemError(ValueError):
+class ItemError(EvalError, ValueError):
     """Why one item is malformed; the loader adds the file and line."""
 
 

@@ -15,7 +15,9 @@ import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Awaitable, Callable, Protocol
+from typing import Any, Protocol
+
+from lightrag_resolve import LLMFunc
 
 from ._items import Item
 
@@ -172,7 +174,7 @@ class LLMJudge:
     for the same turn get the same verdict.
     """
 
-    llm: Callable[..., Awaitable[Any]]
+    llm: LLMFunc
     gold_judge: GoldJudge
     max_context_chars: int = 12000
     name: str = "llm"

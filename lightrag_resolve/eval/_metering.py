@@ -14,7 +14,9 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Awaitable, Callable, Protocol
+from typing import Any, Protocol
+
+from lightrag_resolve import LLMFunc
 
 __all__ = ["MeteredLLM", "TokenCounter", "Usage"]
 
@@ -37,7 +39,7 @@ class Usage:
 class MeteredLLM:
     """An LLM function with LightRAG's signature that counts what passes through it."""
 
-    def __init__(self, llm: Callable[..., Awaitable[Any]], tokenizer: TokenCounter) -> None:
+    def __init__(self, llm: LLMFunc, tokenizer: TokenCounter) -> None:
         self.llm = llm
         self.__wrapped__ = llm  # lets the resolver see what the wrapped function supports
         self.tokenizer = tokenizer

@@ -1,80 +1,62 @@
-"""Building the models an evaluation runs on, for the command line and the benchmark script.
+"""The models an evaluation runs on, for the command line and the benchmark script.
 
 ``run_eval`` itself takes any LLM function, ``EmbeddingFunc`` and tokenizer.
-These functions assemble the usual ones: the local model of the ``local``
-extra (``lightrag_resolve.local``), and an OpenAI-compatible endpoint
-(``lightrag_resolve.openai_compat``) for the LLM or the judge. A piece that
-is not installed raises ``ModelUnavailableError`` naming what to install.
+Loading the usual ones lives with the local models
+(``lightrag_resolve.local.load_local_models``); this module translates their
+errors into ``ModelUnavailableError`` so that the harness reports one kind of
+error, and keeps ``openai_compatible_llm`` as a deprecated alias of
+``lightrag_resolve.openai_compat.openai_llm``.
 """
 
 from __future__ import annotations
 
 import importlib
 import os
-from dataclasses import dataclass
-from typing import Any, Awaitable, Callable
+import warnings
+from typing import Any
 
-from lightrag.utils import EmbeddingFunc, Tokenizer
+from lightrag_resolve import LLMFunc
+from lightrag_resolve.local import LocalModelError, LocalModels
+from lightrag_resolve.local import load_local_models as _load_local_models
+from lightrag_resolve.openai_compat import openai_llm
 
 from ._errors import EvalError
 
 __all__ = ["ModelUnavailableError", "Models", "load_local_models", "local_models_installed", "openai_compatible_llm"]
 
-LLM = Callable[..., Awaitable[Any]]
-_LOCAL_HINT = "install the local model with: pip install 'lightrag-resolve[local]' (see lightrag_resolve.local)"
+Models = LocalModels
+"""The three pieces ``run_eval`` needs (``lightrag_resolve.local.LocalModels``)."""
 
 
 class ModelUnavailableError(EvalError):
     """A model the evaluation was asked to use is not installed or cannot load."""
 
 
-@dataclass(frozen=True, kw_only=True)
-class Models:
-    """The three pieces ``run_eval`` needs."""
-
-    llm: LLM
-    embedding: EmbeddingFunc
-    tokenizer: Tokenizer
-    llm_name: str | None = None
-
-
-def _local_module() -> Any:
-    try:
-        return importlib.import_module("lightrag_resolve.local")
-    except ImportError as exc:
-        raise ModelUnavailableError(f"the local model is not available ({exc}); {_LOCAL_HINT}") from exc
-
-
 def local_models_installed() -> bool:
-    """Whether ``lightrag_resolve.local`` imports (its weights may still be missing)."""
+    """Whether the local LLM's runtime is installed (its weights may still be missing)."""
     try:
-        _local_module()
-    except ModelUnavailableError:
+        importlib.import_module("llama_cpp")
+    except ImportError:
         return False
     return True
 
 
-def load_local_models(*, llm: LLM | None = None, llm_name: str | None = None) -> Models:
-    """The local LLM, its embedding and its offline tokenizer; ``llm`` (named ``llm_name``) replaces the local LLM."""
-    local = _local_module()
+def load_local_models(*, llm: Any = None, llm_name: str | None = None) -> LocalModels:
+    """``lightrag_resolve.local.load_local_models``, raising ``ModelUnavailableError`` when it cannot."""
     try:
-        chat = llm if llm is not None else local.LocalLLM.load()
-        embedding = local.e5_embedding()
-        tokenizer = local.offline_tokenizer()
-    except Exception as exc:  # the local package reports missing weights and runtimes its own way
-        raise ModelUnavailableError(f"the local model could not load: {exc}") from exc
-    name = llm_name or getattr(chat, "model_name", None)
-    return Models(llm=chat, embedding=embedding, tokenizer=tokenizer, llm_name=name)
+        return _load_local_models(llm=llm, llm_name=llm_name)
+    except LocalModelError as exc:
+        raise ModelUnavailableError(str(exc)) from exc
 
 
-def openai_compatible_llm(model: str, *, base_url: str | None = None, api_key_env: str = "OPENAI_API_KEY") -> LLM:
-    """An LLM function over an OpenAI-compatible chat endpoint; the key is read from ``api_key_env``."""
+def openai_compatible_llm(model: str, *, base_url: str | None = None, api_key_env: str = "OPENAI_API_KEY") -> LLMFunc:
+    """Deprecated: use ``lightrag_resolve.openai_compat.openai_llm(model, base_url, api_key)``."""
+    warnings.warn(
+        "lightrag_resolve.eval.openai_compatible_llm is deprecated; use lightrag_resolve.openai_compat.openai_llm",
+        DeprecationWarning,
+        stacklevel=2,
+    )
     try:
-        module = importlib.import_module("lightrag_resolve.openai_compat")
-    except ImportError as exc:
-        raise ModelUnavailableError(f"lightrag_resolve.openai_compat is not available: {exc}") from exc
-    api_key = os.environ.get(api_key_env)
-    if api_key is None and base_url is None:
-        raise ModelUnavailableError(f"set {api_key_env} (or give a base URL of a server that needs no key)")
-    llm: LLM = module.openai_llm(model, base_url=base_url, api_key=api_key)
-    return llm
+        return openai_llm(model, base_url=base_url, api_key=os.environ.get(api_key_env))
+    except ValueError as exc:
+        raise ModelUnavailableError(str(exc)) from exc

@@ -3,7 +3,7 @@
 Conversational retrieval chains ask a model to restate every follow-up as a
 standalone question before searching (LangChain's condense-question prompt is
 the best-known form). No gate, no validation: whatever question the model
-writes is searched, which is exactly the behaviour SPEC §4 argues against,
+writes is searched, which is exactly the behaviour contract §4 argues against,
 and the reason this arm is measured. Only an empty reply or a model error
 falls back to the visitor's words, since there would be nothing to search.
 """
@@ -13,7 +13,9 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Awaitable, Callable
+from typing import Any
+
+from lightrag_resolve import LLMFunc
 
 __all__ = ["CondenseRewriter", "Condensed", "clean_condensed"]
 
@@ -62,7 +64,7 @@ class CondenseRewriter:
         return f"Conversation:\n{lines}\n\nFollow-up message: {query}\n\nStandalone question:"
 
     async def rewrite(
-        self, query: str, history: Sequence[Mapping[str, str]], llm: Callable[..., Awaitable[Any]]
+        self, query: str, history: Sequence[Mapping[str, str]], llm: LLMFunc
     ) -> Condensed:
         """The standalone question to search with; never raises because of the model."""
         if not history:

@@ -14,12 +14,12 @@ import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
-from typing import Any, Awaitable, Callable
+from typing import Any
 
 from lightrag import QueryParam
 from lightrag.utils import EmbeddingFunc, Tokenizer
 
-from lightrag_resolve import ResolverConfig
+from lightrag_resolve import LLMFunc, ResolverConfig
 
 from ._arms import ARM_NAMES, Arm, build_arms
 from ._chart import render_chart
@@ -36,7 +36,6 @@ from ._summary import Summary, summarize
 
 __all__ = ["EvalConfig", "EvalOutcome", "run_eval", "select_items"]
 
-LLM = Callable[..., Awaitable[Any]]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -210,13 +209,13 @@ def _progress(total: int, enabled: bool, description: str) -> Any:
 async def run_eval(
     dataset: Dataset,
     *,
-    llm: LLM,
+    llm: LLMFunc,
     embedding: EmbeddingFunc,
     tokenizer: Tokenizer,
     out_dir: str | Path,
     config: EvalConfig = EvalConfig(),
     llm_name: str | None = None,
-    judge_llm: LLM | None = None,
+    judge_llm: LLMFunc | None = None,
     judge_model: str | None = None,
     fresh: bool = False,
     progress: bool = True,

@@ -3,7 +3,7 @@
 The knowledge base is inserted once (``ainsert_custom_kg``, no LLM call) into
 a working folder beside the results, and reused while its fingerprint and the
 embedding stay the same, so a resumed evaluation does not embed the corpus
-again. The resolver's company name is per instance (SPEC §8 keeps no
+again. The resolver's company name is per instance (contract §8 keeps no
 per-tenant state), so items of different companies get instances of their
 own over the same storage (one workspace), each with a copy of the
 evaluation's resolver template (timeouts, limits) carrying its company name.

@@ -1,6 +1,6 @@
 """From per-item records to the numbers a report shows, per arm and per turn class.
 
-Nothing here pools the turn classes into one number alone (SPEC §10): each
+Nothing here pools the turn classes into one number alone (contract §10): each
 class gets its rows, and the ``all`` rows sit beside them. An item's score in
 an arm is its hit rate over the runs it has; ``raw`` is the arm every other
 one is compared with, item by item.

@@ -9,6 +9,7 @@ from ._embedding import E5_DIM, E5_MODEL_NAME, E5Embedder, TextEncoder, e5_embed
 from ._errors import LocalModelError, ModelNotInstalledError
 from ._gguf import QWEN25_CODER_1_5B, SplitGGUF, assemble_gguf, cache_dir
 from ._llm import ChatModel, LocalLLM
+from ._models import LocalModels, load_local_models
 from ._tokenizer import OFFLINE_ENCODING, offline_tokenizer
 
 __all__ = [
@@ -18,6 +19,7 @@ __all__ = [
     "E5_MODEL_NAME",
     "LocalLLM",
     "LocalModelError",
+    "LocalModels",
     "ModelNotInstalledError",
     "OFFLINE_ENCODING",
     "QWEN25_CODER_1_5B",
@@ -26,6 +28,7 @@ __all__ = [
     "assemble_gguf",
     "cache_dir",
     "e5_embedding",
+    "load_local_models",
     "local_lightrag_kwargs",
     "offline_tokenizer",
 ]

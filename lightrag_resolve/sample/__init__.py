@@ -5,7 +5,7 @@ in French and English: 24 about the catalogue and 18 distractors that a reply
 searched on its own words finds instead) ready for
 ``LightRAG.ainsert_custom_kg``; it needs no LLM to insert. ``items.jsonl``
 holds the 80 scripted conversations used as the first evaluation dataset
-(SPEC §10): first turns, short replies, longer follow-ups and references, each
+(contract §10): first turns, short replies, longer follow-ups and references, each
 with the documents that answer it. The formats are described in ``README.md``
 beside these files.
 """

@@ -6,12 +6,8 @@ environment variables (``resolver_config_from_env``). Importing this package
 does not import LightRAG's server, which parses ``sys.argv`` on import.
 """
 
-from __future__ import annotations
-
-import os
-from typing import Any
-
 from ._env import ENV_VARIABLES, ResolverEnvError, resolver_config_from_env
+from ._launch import get_application
 
 __all__ = [
     "ENV_VARIABLES",
@@ -19,18 +15,3 @@ __all__ = [
     "get_application",
     "resolver_config_from_env",
 ]
-
-
-def get_application(args: Any = None) -> Any:
-    """LightRAG's app factory (``lightrag_server.get_application``) with resolution installed.
-
-    For launchers of your own; ``lightrag-resolve serve`` and ``serve-gunicorn``
-    call the same install. Like LightRAG's factory, it reads LightRAG's
-    arguments from ``sys.argv`` when ``args`` is ``None``.
-    """
-    from ._seam import install
-
-    install(resolver_config_from_env(os.environ))
-    from lightrag.api.lightrag_server import get_application as lightrag_application
-
-    return lightrag_application(args)

@@ -4,7 +4,7 @@ LightRAG's server refuses a RAG query lighter than three characters ("B1",
 "OK") while it validates the request, before the core is called. A short reply
 to the assistant's question is exactly what the resolver exists for, so the
 server hands such a *follow-up* to the core, which retrieves it when resolved
-and raises LightRAG's own ``RAGQueryTooShortError`` when not (SPEC §6). Every
+and raises LightRAG's own ``RAGQueryTooShortError`` when not (contract §6). Every
 other message keeps the server's own check. Pure: no server import.
 """
 

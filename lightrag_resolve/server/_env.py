@@ -32,10 +32,11 @@ variable                           meaning (default)
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
-from .._config import ResolverConfig
+from .._config import LLMFunc, ResolverConfig
+from .._errors import LightRAGResolveError
 from ..openai_compat import openai_llm
 
 __all__ = ["ENV_VARIABLES", "ResolverEnvError", "resolver_config_from_env"]
@@ -69,7 +70,7 @@ _TRUE = frozenset({"1", "true", "yes", "on"})
 _FALSE = frozenset({"0", "false", "no", "off"})
 
 
-class ResolverEnvError(ValueError):
+class ResolverEnvError(LightRAGResolveError, ValueError):
     """A ``RESOLVER_*`` variable is unknown or malformed; the message names it."""
 
 
@@ -102,11 +103,11 @@ def _seconds(name: str, value: str) -> float:
     return number
 
 
-def _endpoint(prefix: str, values: Mapping[str, str]) -> Callable[..., Awaitable[str]] | None:
+def _endpoint(prefix: str, values: Mapping[str, str]) -> LLMFunc | None:
     """A dedicated OpenAI-compatible LLM, or ``None`` to use LightRAG's own binding.
 
     One call, no retry, at temperature 0: the resolver bounds the call with its
-    own timeout and falls back on any failure (SPEC §6), so a retry would only
+    own timeout and falls back on any failure (contract §6), so a retry would only
     spend that budget.
     """
     base_url, model, api_key = (values.get(f"{prefix}_{part}") for part in _ENDPOINT_PARTS)

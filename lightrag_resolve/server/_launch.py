@@ -13,11 +13,11 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Sequence
-from typing import Literal
+from typing import Any, Literal
 
 from ._env import ResolverEnvError, resolver_config_from_env
 
-__all__ = ["launch"]
+__all__ = ["get_application", "launch"]
 
 Entry = Literal["server", "gunicorn"]
 
@@ -63,3 +63,18 @@ def launch(entry: Entry, argv: Sequence[str], prog: str) -> int:
         from lightrag.api.lightrag_server import main
     main()
     return 0
+
+
+def get_application(args: Any = None) -> Any:
+    """LightRAG's app factory (``lightrag_server.get_application``) with resolution installed.
+
+    For launchers of your own; ``lightrag-resolve serve`` and ``serve-gunicorn``
+    call the same install. Like LightRAG's factory, it reads LightRAG's
+    arguments from ``sys.argv`` when ``args`` is ``None``.
+    """
+    from ._seam import install
+
+    install(resolver_config_from_env(os.environ))
+    from lightrag.api.lightrag_server import get_application as lightrag_application
+
+    return lightrag_application(args)

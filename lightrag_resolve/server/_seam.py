@@ -42,6 +42,7 @@ import lightrag
 from lightrag.query_validation import RAGQueryTooShortError, validate_query_not_empty
 
 from .._config import ResolverConfig
+from .._errors import LightRAGResolveError
 from .._lightrag import SUPPORTED_LIGHTRAG, ResolvingLightRAG
 from .._text import encodable
 from ._deferral import defers_to_core
@@ -49,7 +50,7 @@ from ._deferral import defers_to_core
 __all__ = ["SeamError", "check", "install"]
 
 
-class SeamError(RuntimeError):
+class SeamError(LightRAGResolveError, RuntimeError):
     """The installed LightRAG server lacks a name this module replaces."""
 
 

@@ -12,7 +12,7 @@ sys.path.insert(0, str(Path(__file__).parent.parent))
 
 from fakes import ScriptedLLM, hashed_trigram_embedding, keyword_json, offline_tokenizer  # noqa: E402
 from lightrag_resolve.cli import demo, main  # noqa: E402
-from lightrag_resolve.eval import Models  # noqa: E402
+from lightrag_resolve.local import LocalModels as Models  # noqa: E402
 
 
 @pytest.fixture
@@ -59,15 +59,12 @@ def test_demo_rejects_unknown_items(fake_models, tmp_path, capsys):
 
 
 def test_demo_without_the_local_extra_names_the_install(tmp_path, capsys, monkeypatch):
-    import importlib
+    from lightrag_resolve.local import LocalLLM, ModelNotInstalledError
+    from lightrag_resolve.local._errors import INSTALL_HINT
 
-    real = importlib.import_module
+    def missing(*args, **kwargs):
+        raise ModelNotInstalledError(f"llama-cpp-python is not installed. Install it with: {INSTALL_HINT}")
 
-    def missing_local(name, *args, **kwargs):
-        if name == "lightrag_resolve.local":
-            raise ImportError("No module named 'llama_cpp'")
-        return real(name, *args, **kwargs)
-
-    monkeypatch.setattr(importlib, "import_module", missing_local)
+    monkeypatch.setattr(LocalLLM, "load", missing)
     assert main(["demo", "--cache-dir", str(tmp_path)]) == 2
     assert "lightrag-resolve[local]" in capsys.readouterr().err

@@ -15,7 +15,7 @@ DOCS = load_documents()
 KB = load_custom_kg()
 ENTITY_TYPE = {e["entity_name"]: e["entity_type"] for e in KB["entities"]}
 REFERABLE = {"product", "plan", "module", "course"}
-HISTORY_WINDOW = 2  # SPEC §3: the resolver reads the last two messages by default
+HISTORY_WINDOW = 2  # contract §3: the resolver reads the last two messages by default
 REQUIRED = {"id", "lang", "company_name", "history", "query", "turn_class", "relevant", "rewrite"}
 OPTIONAL = {"mode", "must_contain", "expect"}
 
@@ -98,7 +98,7 @@ def test_assistant_turns_are_40_to_120_words(item):
 
 @by_id
 def test_turn_class_agrees_with_the_gate(item):
-    """short_reply is exactly what SPEC §4 would resolve; longer follow-ups are not."""
+    """short_reply is exactly what contract §4 would resolve; longer follow-ups are not."""
     if item["turn_class"] == "first_turn":
         return
     assert should_resolve(item["query"]) == (item["turn_class"] == "short_reply")

@@ -1,0 +1,44 @@
+"""The documentation stays in the repository: every cited contract section exists, no path leaves the tree."""
+
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+
+
+def _contract_sections() -> set[str]:
+    text = (ROOT / "docs" / "contract.md").read_text(encoding="utf-8")
+    return set(re.findall(r"^#{2,3} §(\d+(?:\.\d+)?) ", text, flags=re.MULTILINE))
+
+
+def test_the_contract_keeps_the_section_numbers_the_code_cites():
+    sections = _contract_sections()
+    assert {str(n) for n in range(1, 12)} | {"5.1", "5.2", "5.3"} <= sections
+    cited: set[str] = set()
+    for source in [*ROOT.glob("lightrag_resolve/**/*.py"), *ROOT.glob("tests/**/*.py"), *ROOT.glob("benchmarks/*.py")]:
+        for match in re.finditer(r"contract §(\d+(?:\.\d+)?)((?: and §\d+(?:\.\d+)?)*)", source.read_text("utf-8")):
+            cited.add(match.group(1))
+            cited.update(re.findall(r"§(\d+(?:\.\d+)?)", match.group(2)))
+    assert cited and cited <= sections
+
+
+def test_no_code_cites_the_old_specification():
+    for source in ROOT.glob("lightrag_resolve/**/*.py"):
+        assert "SPEC" not in source.read_text(encoding="utf-8"), source
+
+
+def test_the_readme_is_short():
+    assert len((ROOT / "README.md").read_text(encoding="utf-8").splitlines()) <= 300
+
+
+def test_no_page_points_outside_the_repository():
+    for page in PAGES:
+        text = page.read_text(encoding="utf-8")
+        assert "../shared" not in text and "/work/" not in text, page
+        for target in re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", text):
+            if "://" in target:
+                continue
+            resolved = (page.parent / target).resolve()
+            assert resolved.is_relative_to(ROOT), (page, target)
+            assert resolved.exists(), (page, target)
