@@ -15,9 +15,8 @@ import os
 import warnings
 from typing import Any
 
-from lightrag_resolve import LLMFunc
+from lightrag_resolve import LLMFunc, local
 from lightrag_resolve.local import LocalModelError, LocalModels
-from lightrag_resolve.local import load_local_models as _load_local_models
 from lightrag_resolve.openai_compat import openai_llm
 
 from ._errors import EvalError
@@ -44,7 +43,8 @@ def local_models_installed() -> bool:
 def load_local_models(*, llm: Any = None, llm_name: str | None = None) -> LocalModels:
     """``lightrag_resolve.local.load_local_models``, raising ``ModelUnavailableError`` when it cannot."""
     try:
-        return _load_local_models(llm=llm, llm_name=llm_name)
+        # Looked up at call time, so the loader can be replaced (a test, an application's own models).
+        return local.load_local_models(llm=llm, llm_name=llm_name)
     except LocalModelError as exc:
         raise ModelUnavailableError(str(exc)) from exc
 

@@ -74,6 +74,11 @@ def test_a_missing_extra_names_it(monkeypatch: pytest.MonkeyPatch, capsys: pytes
 def test_a_missing_local_model_names_its_extra(
     tiny_dataset: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setitem(sys.modules, "lightrag_resolve.local", None)
+    from lightrag_resolve import local
+
+    def not_installed(**kwargs: object) -> None:  # a fake: this machine may have the local model installed
+        raise local.ModelNotInstalledError("llama-cpp-python is not installed; pip install 'lightrag-resolve[local]'")
+
+    monkeypatch.setattr(local, "load_local_models", not_installed)
     assert main(["eval", str(tiny_dataset)]) == 2
     assert "lightrag-resolve[local]" in capsys.readouterr().err
