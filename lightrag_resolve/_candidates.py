@@ -179,6 +179,8 @@ def name_ngrams(texts: Iterable[str], *, max_words: int = 4, limit: int = MAX_NG
             for width in range(1, max_words + 1):
                 if start + width > len(tokens):
                     break
+                if width > 1 and text[matches[start + width - 2].end() : matches[start + width - 1].start()].strip():
+                    break  # a name does not run across punctuation
                 if _is_filler(tokens[start]) or _is_filler(tokens[start + width - 1]):
                     continue  # no entity name starts or ends with "the", "de", "avec"…
                 span = " ".join(text[matches[start].start() : matches[start + width - 1].end()].split())
