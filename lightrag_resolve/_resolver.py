@@ -259,10 +259,10 @@ class Resolver:
         rewrite = self._read(self.parse_text, reply.text)
         if rewrite is None:
             return replace(base, fallback_reason="unparsable")
-        outcome = enforce_text_query(rewrite, company_name=turn.company_name, max_words=self.config.max_query_words)
-        meaning = self._meaning(turn, outcome.query) if outcome.query is not None else None
+        meaning = self._meaning(turn, rewrite)
         if meaning is None:
-            return replace(base, fallback_reason=outcome.fallback_reason or "unparsable")
+            refused = enforce_text_query(rewrite, company_name=turn.company_name, max_words=self.config.max_query_words)
+            return replace(base, fallback_reason=refused.fallback_reason or "unparsable")
         return replace(base, query=append_meaning(turn.query, meaning))
 
     async def check_reference(self, turn: Turn, llm: LLM, *, model: str | None = None) -> Resolution:
