@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from ._candidates import Candidates, collect_candidates
+from ._candidates import Candidates, collect_candidates, picked_option
 from ._config import ResolverConfig
 from ._text import MAX_PROMPT_PART_CHARS, prompt_part
 
@@ -118,3 +118,8 @@ class Turn:
             known_names=self.known_names,
             company_name=self.company_name,
         )
+
+    @cached_property
+    def picked(self) -> str | None:
+        """The candidate the visitor's message picks ("B1", "the second one"), if it picks one."""
+        return picked_option(self.query, self.candidates)

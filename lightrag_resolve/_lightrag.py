@@ -165,7 +165,7 @@ class ResolvingLightRAG(LightRAG):
         return path
 
     async def _known_names(self, turn: Turn) -> Turn:
-        """The turn with the window's names that this instance's graph knows (contract §5.3).
+        """The turn with the window's names that this instance's graph knows (contract §5.4).
 
         One batch lookup of the window's n-grams: its cost follows the window,
         not the graph. A graph that fails or is slow adds no names.

@@ -14,7 +14,6 @@ import time
 from dataclasses import replace
 from typing import Any, Awaitable, Callable
 
-from ._candidates import picked_option
 from ._config import ResolverConfig
 from ._conversation import Turn
 from ._enforce import (
@@ -69,7 +68,7 @@ class Resolver:
             max_ll=self.config.max_ll_keywords,
             max_hl=self.config.max_hl_keywords,
             max_words=self.config.max_query_words,
-            pick=picked_option(turn.query, turn.candidates),
+            pick=turn.picked,
         )
 
     def parse_keywords(self, output: str) -> KeywordAnswer | None:
@@ -78,7 +77,7 @@ class Resolver:
 
     def text_prompt(self, turn: Turn) -> Prompt:
         """The prompt that asks for a short search query (``naive`` mode)."""
-        return text_prompt(turn, max_words=self.config.max_query_words, pick=picked_option(turn.query, turn.candidates))
+        return text_prompt(turn, max_words=self.config.max_query_words, pick=turn.picked)
 
     def parse_text(self, output: str) -> str | None:
         """The rewrite in the model's text (enforced afterwards); ``None`` when unreadable."""
@@ -215,7 +214,7 @@ class Resolver:
         )
         if not grounded.kept:
             return replace(base, fallback_reason="ungrounded", dropped_keywords=grounded.dropped)
-        pick = picked_option(turn.query, turn.candidates)
+        pick = turn.picked
         ll_keywords = focus_on_pick(grounded.kept, pick=pick, candidates=turn.candidates)[: config.max_ll_keywords]
         meaning = self._meaning(turn, answer.query_raw, ll_keywords) or ""
         return replace(
@@ -238,7 +237,7 @@ class Resolver:
             return enforce_text_query(value, company_name=turn.company_name, max_words=config.max_query_words).query
 
         meaning = checked(text)
-        pick = picked_option(turn.query, turn.candidates)
+        pick = turn.picked
         if meaning is not None and pick is not None:
             if mentions_other_option(meaning, pick=pick, candidates=turn.candidates):
                 meaning = checked(pick)
