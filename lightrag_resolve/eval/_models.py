@@ -43,7 +43,7 @@ def local_models_installed() -> bool:
 def load_local_models(*, llm: Any = None, llm_name: str | None = None) -> LocalModels:
     """``lightrag_resolve.local.load_local_models``, raising ``ModelUnavailableError`` when it cannot."""
     try:
-        # Looked up at call time, so the loader can be replaced (a test, an application's own models).
+        # Looked up at call time, so an application can replace the loader with its own.
         return local.load_local_models(llm=llm, llm_name=llm_name)
     except LocalModelError as exc:
         raise ModelUnavailableError(str(exc)) from exc
