@@ -247,6 +247,8 @@ def collect_candidates(
         key = name.casefold()
         if key in seen or key in _STOP or (company_name and contains_phrase(company_name, name)):
             return
+        if not contains_phrase(texts, name):  # "_Á" yields the token "Á", which no message says as a word
+            return
         seen.add(key)
         names.append(name)
 

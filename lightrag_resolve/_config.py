@@ -38,6 +38,9 @@ class ResolverConfig:
     is ``auto`` (a JSON schema for LLM functions marked
     ``supports_json_schema``, JSON mode for the rest), ``json_schema`` (always
     send the schema) or ``off`` (send no ``response_format``).
+    ``reply_context_words`` is how many of the last words of the assistant's
+    question a short reply carries into its retrieval text (contract §5.6);
+    0 turns the context off.
     """
 
     enabled: bool = True
@@ -51,6 +54,7 @@ class ResolverConfig:
     max_name_words: int = 6
     history_messages: int = 2
     history_message_words: int = 150
+    reply_context_words: int = 40
     timeout: float = 10.0
     reference_llm_func: Callable[..., Awaitable[Any]] | None = None
     reference_model_name: str | None = None
@@ -74,6 +78,9 @@ class ResolverConfig:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ValueError(f"ResolverConfig.{name} must be a positive int, got {value!r}")
+        value = self.reply_context_words
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise ValueError(f"ResolverConfig.reply_context_words must be an int >= 0, got {value!r}")
         for name in ("timeout", "reference_timeout"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:

@@ -9,6 +9,7 @@ from typing import Any
 
 from ._candidates import Candidates, collect_candidates, picked_option
 from ._config import ResolverConfig
+from ._context import reply_context
 from ._text import MAX_PROMPT_PART_CHARS, prompt_part
 
 __all__ = ["Message", "Turn", "recent_messages"]
@@ -60,6 +61,7 @@ class Turn:
     mode: str
     company_name: str | None = None
     message_words: int = 150
+    context_words: int = 40
     known_names: tuple[str, ...] = ()
     """Names the instance's knowledge graph knows that occur in the window (see ``_candidates``)."""
 
@@ -79,6 +81,7 @@ class Turn:
             mode=mode,
             company_name=config.company_name,
             message_words=config.history_message_words,
+            context_words=config.reply_context_words,
         )
 
     @property
@@ -123,3 +126,10 @@ class Turn:
     def picked(self) -> str | None:
         """The candidate the visitor's message picks ("B1", "the second one"), if it picks one."""
         return picked_option(self.query, self.candidates)
+
+    @cached_property
+    def reply_context(self) -> str | None:
+        """The end of the assistant's question this message answers, if the window ends with one (contract §5.6)."""
+        return reply_context(
+            [(message.role, message.content) for message in self.history], max_words=self.context_words
+        )

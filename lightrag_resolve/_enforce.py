@@ -27,6 +27,7 @@ __all__ = [
     "NameOutcome",
     "TextOutcome",
     "accept_reference_name",
+    "append_context",
     "append_meaning",
     "append_name",
     "clean_keywords",
@@ -266,3 +267,18 @@ def append_meaning(message: str, meaning: str) -> str:
     if contains_phrase(meaning, message):
         return meaning
     return f"{message} — {meaning}"
+
+
+def append_context(text: str, context: str | None) -> str:
+    """``text``, then the assistant's question it answers (contract §5.6), unless it already holds it.
+
+    Without a context ``text`` is returned as it is; with one, both are put on
+    one line without control or format characters, as for ``append_meaning``.
+    """
+    context = clean_single_line(context or "")
+    if not context:
+        return text
+    text = clean_single_line(text)
+    if contains_phrase(text, context):
+        return text
+    return f"{text} — {context}" if text else context

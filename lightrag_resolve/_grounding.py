@@ -11,13 +11,21 @@ retrieves none of them well.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ._candidates import Candidates
 from ._enforce import contains_phrase
 
-__all__ = ["GroundedKeywords", "focus_on_pick", "ground_keywords", "ground_reference_name", "mentions_other_option"]
+__all__ = [
+    "GroundedKeywords",
+    "focus_on_pick",
+    "ground_keywords",
+    "ground_reference_name",
+    "mentions_other_option",
+    "without_other_options",
+]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -59,6 +67,24 @@ def focus_on_pick(keywords: Sequence[str], *, pick: str | None, candidates: Cand
 def mentions_other_option(text: str, *, pick: str, candidates: Candidates) -> bool:
     """Whether ``text`` names an offered option other than ``pick``."""
     return any(contains_phrase(text, option) for option in candidates.options if option.casefold() != pick.casefold())
+
+
+_EMPTY_BRACKETS = re.compile(r"\(\s*\)|\[\s*\]")
+
+
+def without_other_options(text: str, *, pick: str | None, candidates: Candidates) -> str:
+    """``text`` without the offered options other than ``pick`` (case-insensitive, whole words).
+
+    The assistant's question lists every option; carried into the text of a
+    reply that picked one (contract §5.6), the others would pull their own
+    documents in. Without a pick the text is returned as it is.
+    """
+    if pick is None:
+        return text
+    for option in candidates.options:
+        if option.casefold() != pick.casefold() and not contains_phrase(pick, option):
+            text = re.sub(r"(?<!\w)" + re.escape(option) + r"(?!\w)", "", text, flags=re.IGNORECASE)
+    return " ".join(_EMPTY_BRACKETS.sub("", text).split())
 
 
 def ground_reference_name(name: str, candidates: Candidates) -> str | None:

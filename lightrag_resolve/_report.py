@@ -15,15 +15,18 @@ logger = logging.getLogger("lightrag_resolve")
 def report(resolution: Resolution, config: ResolverConfig) -> None:
     """Log the outcome and hand it to ``config.on_resolution``; never raises.
 
-    One INFO line per resolved turn and one DEBUG line per fallback. The
+    One INFO line per turn whose retrieval text changed (a short reply that
+    kept only the question it answers says ``fallback=<reason>`` there) and
+    one DEBUG line per turn left as it was. The
     visitor's words and the model's output are logged only at DEBUG.
     """
     if resolution.changed:
         logger.info(
-            "resolved turn: path=%s mode=%s decision=%s model=%s elapsed_ms=%.0f",
+            "resolved turn: path=%s mode=%s decision=%s fallback=%s model=%s elapsed_ms=%.0f",
             resolution.path,
             resolution.mode,
             resolution.decision,
+            resolution.fallback_reason,
             resolution.model,
             resolution.elapsed_ms,
         )

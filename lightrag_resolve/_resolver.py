@@ -19,6 +19,7 @@ from ._conversation import Turn
 from ._enforce import (
     NameOutcome,
     accept_reference_name,
+    append_context,
     append_meaning,
     append_name,
     contains_phrase,
@@ -27,7 +28,13 @@ from ._enforce import (
     enforce_text_query,
 )
 from ._gate import should_resolve
-from ._grounding import focus_on_pick, ground_keywords, ground_reference_name, mentions_other_option
+from ._grounding import (
+    focus_on_pick,
+    ground_keywords,
+    ground_reference_name,
+    mentions_other_option,
+    without_other_options,
+)
 from ._model_call import ModelReply, ask_model
 from ._parse import KeywordAnswer, ReferenceAnswer, parse_keyword_answer, parse_reference_answer
 from ._prompts import Prompt, keyword_prompt, keyword_schema, reference_prompt, reference_schema, text_prompt
@@ -195,12 +202,29 @@ class Resolver:
             return {"response_format": {"type": "json_schema", "json_schema": {"name": "answer", "schema": schema}}}
         return {"response_format": {"type": "json_object"}} if json_fallback else {}
 
+    def _short_reply_base(self, turn: Turn, path: Path, reply: ModelReply, model: str | None) -> Resolution:
+        """The base of a short reply's outcomes: the visitor's words with the question they answer (contract §5.6).
+
+        Every fallback of the short-reply paths builds on it, so a reply to a
+        question keeps that question when the model fails or declines. A
+        reply that picked one option carries the question without the others.
+        """
+        context = turn.reply_context
+        if context is not None:
+            context = without_other_options(context, pick=turn.picked, candidates=turn.candidates) or None
+        return replace(
+            self._base(turn, path, reply, model),
+            query=append_context(turn.query, context),
+            candidates=turn.candidates.names,
+            context=context,
+        )
+
     async def resolve_keywords(self, turn: Turn, llm: LLM, *, model: str | None = None) -> Resolution:
         """Short reply in a graph mode: grounded keywords, and the resolved meaning added to the text."""
         config = self.config
         schema = keyword_schema(max_ll=config.max_ll_keywords, max_hl=config.max_hl_keywords)
         reply = await self._ask(self.keyword_prompt, turn, llm, config.timeout, **self._output_format(llm, schema, json_fallback=True))
-        base = replace(self._base(turn, "keywords", reply, model), candidates=turn.candidates.names)
+        base = self._short_reply_base(turn, "keywords", reply, model)
         if reply.text is None:
             return replace(base, fallback_reason=reply.failure or "llm_error")
         answer = self._read(self.parse_keywords, reply.text)
@@ -219,7 +243,7 @@ class Resolver:
         meaning = self._meaning(turn, answer.query_raw, ll_keywords) or ""
         return replace(
             base,
-            query=append_meaning(turn.query, meaning),
+            query=append_context(append_meaning(turn.query, meaning), base.context),
             ll_keywords=ll_keywords,
             hl_keywords=outcome.hl_keywords,
             dropped_keywords=grounded.dropped,
@@ -252,7 +276,7 @@ class Resolver:
     async def resolve_text(self, turn: Turn, llm: LLM, *, model: str | None = None) -> Resolution:
         """Short reply in ``naive`` mode: the resolved meaning added to the visitor's words."""
         reply = await self._ask(self.text_prompt, turn, llm, self.config.timeout)
-        base = replace(self._base(turn, "text", reply, model), candidates=turn.candidates.names)
+        base = self._short_reply_base(turn, "text", reply, model)
         if reply.text is None:
             return replace(base, fallback_reason=reply.failure or "llm_error")
         rewrite = self._read(self.parse_text, reply.text)
@@ -262,7 +286,7 @@ class Resolver:
         if meaning is None:
             refused = enforce_text_query(rewrite, company_name=turn.company_name, max_words=self.config.max_query_words)
             return replace(base, fallback_reason=refused.fallback_reason or "unparsable")
-        return replace(base, query=append_meaning(turn.query, meaning))
+        return replace(base, query=append_context(append_meaning(turn.query, meaning), base.context))
 
     async def check_reference(self, turn: Turn, llm: LLM, *, model: str | None = None) -> Resolution:
         """Longer follow-up: append one name the conversation established, or keep the message."""

@@ -188,7 +188,7 @@ def test_a_huge_word_from_the_model_is_capped_in_characters():
 def test_output_of_nothing_but_invisible_characters_is_the_empty_fallback(output):
     assert enforce_text_query(output, company_name="Acme Software", max_words=8).fallback_reason == "empty"
     assert enforce_keywords([output], [output], max_ll=5, max_hl=3).fallback_reason == "empty"
-    resolution, _ = resolve(turn("Santé", ["Which sector?", "Santé or BTP?"], mode="naive"), output)
+    resolution, _ = resolve(turn("Santé", ["Which sector?", "We work with Santé and BTP."], mode="naive"), output)
     assert resolution.fallback_reason == "empty" and resolution.query == "Santé"
 
 
@@ -254,7 +254,7 @@ def test_a_single_line_value_is_invisible_free_and_within_its_cap(text, cap):
 
 
 def test_the_raw_output_is_recorded_encodable_bounded_and_marked_as_cut():
-    resolution, _ = resolve(turn("Santé", ["Which sector?", "Santé or BTP?"]), "{" + "\ud800x" * 109_000)
+    resolution, _ = resolve(turn("Santé", ["Which sector?", "We work with Santé and BTP."]), "{" + "\ud800x" * 109_000)
     assert resolution.fallback_reason == "unparsable"
     assert len(resolution.raw_output) == MAX_RAW_OUTPUT_CHARS and "cut: 218001 characters" in resolution.raw_output
     resolution.raw_output.encode("utf-8")
@@ -290,7 +290,7 @@ class ExplodingText(str):
 
 
 def test_a_model_result_whose_str_raises_is_a_fallback():
-    resolution, _ = resolve(turn("Santé", ["Which sector?", "Santé or BTP?"]), ExplodingText("NONE"))
+    resolution, _ = resolve(turn("Santé", ["Which sector?", "We work with Santé and BTP."]), ExplodingText("NONE"))
     assert resolution.fallback_reason in {"unparsable", "llm_error"} and resolution.query == "Santé"
 
 
@@ -317,7 +317,7 @@ async def fake_model_raising_cancelled(prompt: str, **kwargs) -> str:
 async def test_a_cancellation_raised_by_the_model_is_an_llm_error(model):
     reply = await ask_model(model, PROMPT, timeout=1.0)
     assert reply.failure == "llm_error" and reply.text is None
-    resolution = await Resolver().resolve(turn("Santé", ["Which sector?", "Santé or BTP?"]), llm=model)
+    resolution = await Resolver().resolve(turn("Santé", ["Which sector?", "We work with Santé and BTP."]), llm=model)
     assert resolution.fallback_reason == "llm_error"
 
 
@@ -354,7 +354,7 @@ async def test_an_answer_after_the_timeout_is_never_used():
     assert reply.failure == "timeout" and reply.text is None
     config = ResolverConfig(timeout=0.05)
     resolution = await Resolver(config).resolve(
-        turn("Santé", ["Which sector?", "Santé or BTP?"]), llm=fake_model_ignoring_cancellation
+        turn("Santé", ["Which sector?", "We work with Santé and BTP."]), llm=fake_model_ignoring_cancellation
     )
     assert resolution.fallback_reason == "timeout" and not resolution.has_keywords
     others = [task for task in asyncio.all_tasks() if task is not asyncio.current_task()]

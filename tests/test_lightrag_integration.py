@@ -33,6 +33,13 @@ def names(result) -> set[str]:
     return found | {chunk["file_path"] for chunk in data.get("chunks", [])}
 
 
+STATEMENT = [
+    {"role": "user", "content": "Vous avez quelque chose pour les commerçants ?"},
+    {"role": "assistant", "content": "Oui : Pulse POS, notre terminal de fidélité."},
+]
+"""A window that asks nothing: a reply to it carries no context (contract §5.6)."""
+
+
 def param(mode: str, history=OFFER, **fields) -> QueryParam:
     return QueryParam(mode=mode, conversation_history=list(history), enable_rerank=False, **fields)
 
@@ -78,7 +85,8 @@ async def test_naive_mode_rewrites_the_text_and_never_sets_keywords(make_rag):
         result = await rag.aquery_data("Oui", param("naive"))
     finally:
         LightRAG.aquery_data = original
-    assert seen[0][0] == "Oui — terminal de fidélité Pulse POS Helix"  # the visitor's words, then their meaning
+    # The visitor's words, their meaning, then the question they answer (contract §5.6).
+    assert seen[0][0] == f"Oui — terminal de fidélité Pulse POS Helix — {OFFER[-1]['content']}"
     assert seen[0][1].ll_keywords == [] and seen[0][1].hl_keywords == []
     assert llm.roles() == ["text"]
     assert "doc-retail.txt" in names(result)
@@ -132,8 +140,8 @@ async def test_failed_resolution_behaves_exactly_like_plain_lightrag(make_rag, f
     rag = await make_rag(llm)
     plain_llm = scripted(lightrag_keywords=own_extraction)
     plain = await make_rag(plain_llm, cls=LightRAG)
-    ours = await rag.aquery_data("Oui, Pulse POS", param("mix"))
-    theirs = await plain.aquery_data("Oui, Pulse POS", param("mix"))
+    ours = await rag.aquery_data("Oui, Pulse POS", param("mix", STATEMENT))
+    theirs = await plain.aquery_data("Oui, Pulse POS", param("mix", STATEMENT))
     assert llm.roles() == ["keywords", "lightrag_keywords"]
     assert plain_llm.roles() == ["lightrag_keywords"]
     assert llm.calls[1].prompt == plain_llm.calls[0].prompt  # LightRAG asked its own extractor the same thing
@@ -141,6 +149,21 @@ async def test_failed_resolution_behaves_exactly_like_plain_lightrag(make_rag, f
     assert resolution["fallback_reason"] in {"llm_error", "unparsable", "incomplete", "empty"}
     assert ours["metadata"] == theirs["metadata"] and ours["status"] == theirs["status"] == "success"
     assert names(ours) == names(theirs) and "Pulse POS" in names(ours)
+
+
+@pytest.mark.parametrize("failure", [RuntimeError("down"), "garbage", "NONE"])
+async def test_a_failed_reply_to_a_question_is_searched_with_the_question(make_rag, failure):
+    """Contract §5.6: the context costs no model call, so it stands when the model fails."""
+    llm = scripted(keywords=failure, lightrag_keywords=keyword_json(["Pulse POS"], ["retail"]))
+    rag = await make_rag(llm)
+    result = await rag.aquery_data("Oui", param("mix"))
+    resolution = result["metadata"]["resolution"]
+    assert resolution["fallback_reason"] in {"llm_error", "unparsable", "empty"}
+    assert resolution["context"] == OFFER[-1]["content"] and resolution["ll_keywords"] == []
+    assert resolution["query"] == f"Oui — {OFFER[-1]['content']}" and resolution["changed"] is True
+    # No keywords of ours: LightRAG extracts its own, from the text that holds the question.
+    assert llm.roles() == ["keywords", "lightrag_keywords"] and "Pulse POS" in llm.calls[1].prompt
+    assert "doc-retail.txt" in names(result)
 
 
 async def test_caller_param_is_never_mutated(make_rag):
@@ -164,9 +187,12 @@ async def test_replies_below_lightrags_minimum_reach_retrieval_only_when_resolve
         await rag.aquery_data(reply, param("mix"), resolve=False)
     failing = await make_rag(scripted(keywords="NONE", text="NONE"))
     with pytest.raises(RAGQueryTooShortError):
-        await failing.aquery_data(reply, param("mix"))
+        await failing.aquery_data(reply, param("mix", STATEMENT))
     with pytest.raises(RAGQueryTooShortError):
-        await failing.aquery(reply, param("naive"))
+        await failing.aquery(reply, param("naive", STATEMENT))
+    # A reply to a question is searched with the question even when the model declines (contract §5.6).
+    carried = await failing.aquery_data(reply, param("mix"))
+    assert carried["status"] == "success" and carried["metadata"]["resolution"]["fallback_reason"] == "empty"
 
 
 async def test_the_short_query_exemption_is_task_local(make_rag):
@@ -188,7 +214,7 @@ async def test_every_async_entry_point_resolves(make_rag):
         await call("Oui", param("mix"))
         assert llm.roles()[0] == "keywords" and "lightrag_keywords" not in llm.roles()
     resolution = await rag.aresolve("Oui", param("mix"))
-    assert resolution.ll_keywords == ("Pulse POS",) and resolution.query == "Oui — Pulse POS"
+    assert resolution.ll_keywords == ("Pulse POS",) and resolution.query == f"Oui — Pulse POS — {OFFER[-1]['content']}"
 
 
 def test_every_sync_entry_point_resolves(tmp_path):
@@ -276,5 +302,5 @@ async def test_the_decision_is_reported_before_a_retrieval_that_fails(make_rag):
     seen = []
     rag = await make_rag(scripted(keywords="NONE"), resolver=ResolverConfig(on_resolution=seen.append))
     with pytest.raises(RAGQueryTooShortError):
-        await rag.aquery_data("OK", param("mix"))
+        await rag.aquery_data("OK", param("mix", STATEMENT))
     assert [r.fallback_reason for r in seen] == ["empty"]

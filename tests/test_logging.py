@@ -22,7 +22,8 @@ from lightrag_resolve._report import report
 LOGGER = "lightrag_resolve"
 HISTORY = (
     Message(role="user", content="Quelles offres avez-vous ?"),
-    Message(role="assistant", content="Nous avons une offre Santé, une offre BTP et Pulse POS pour le commerce. Quel secteur ?"),
+    # A statement, not a question: a reply to it carries no context (contract §5.6), so a fallback changes nothing.
+    Message(role="assistant", content="Nous avons une offre Santé, une offre BTP et Pulse POS pour le commerce."),
 )
 REFERENCE_QUERY = "Quelles enseignes l'ont déjà installée chez elles ?"
 # Every piece of conversation or model text the scenarios below produce.

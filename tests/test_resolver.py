@@ -20,8 +20,9 @@ HISTORY = (
 )
 
 
-def turn(query: str, mode: str = "mix", history=HISTORY, company: str | None = "Helix") -> Turn:
-    return Turn(query=query, history=tuple(history), mode=mode, company_name=company)
+def turn(query: str, mode: str = "mix", history=HISTORY, company: str | None = "Helix", context_words: int = 0) -> Turn:
+    """A turn; the question's context (contract §5.6) is off unless a test asks for it."""
+    return Turn(query=query, history=tuple(history), mode=mode, company_name=company, context_words=context_words)
 
 
 def run(coro):

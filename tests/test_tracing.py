@@ -32,6 +32,11 @@ HISTORY = (
     Message(role="user", content="Quelles offres avez-vous ?"),
     Message(role="assistant", content="Nous avons une offre Santé, une offre BTP et Pulse POS pour le commerce. Quel secteur ?"),
 )
+STATEMENT = (
+    HISTORY[0],
+    # A statement, not a question: a reply to it carries no context (contract §5.6), so a fallback changes nothing.
+    Message(role="assistant", content="Nous avons une offre Santé, une offre BTP et Pulse POS pour le commerce."),
+)
 REFERENCE_QUERY = "Quelles enseignes l'ont déjà installée chez elles ?"
 
 
@@ -114,7 +119,7 @@ async def test_keywords_path_has_one_child_span_under_the_query_span(traced):
 
 async def test_text_path_records_the_resolver_span(traced):
     llm = ScriptedLLM(replies={"text": "offre Santé Helix"})
-    resolution = await resolve(traced, "Santé", llm, mode="naive")
+    resolution = await resolve(traced, "Santé", llm, mode="naive", history=STATEMENT)
     assert resolution.query == "offre Santé Helix"
     child = traced.one("lightrag_resolve.text")
     assert is_child(child, traced.one("lightrag_resolve.resolve"))
@@ -201,9 +206,9 @@ FALLBACKS = [
 
 @pytest.mark.parametrize(("path", "mode", "query", "reply", "config", "reason"), FALLBACKS)
 async def test_each_fallback_reason_is_on_the_resolver_span(traced, path, mode, query, reply, config, reason):
-    history, config = HISTORY, dict(config)
+    history, config = STATEMENT, dict(config)
     if config.pop("company", None):
-        history = (*HISTORY, Message(role="assistant", content="Helix installe tout."))
+        history = (*STATEMENT, Message(role="assistant", content="Helix installe tout."))
     llm = ScriptedLLM(replies={path: reply})
     resolution = await resolve(traced, query, llm, mode=mode, history=history, **config)
     assert resolution.fallback_reason == reason

@@ -59,7 +59,10 @@ def test_a_turn_from_a_file_prints_its_resolution(tmp_path, capsys, fake_llm):
     assert result["path"] == "keywords" and result["changed"] is True
     assert result["ll_keywords"] == ["Offre Santé"] and result["hl_keywords"] == ["santé"]
     assert result["dropped_keywords"] == ["Vitalis"]  # named nowhere in the conversation
-    assert result["query"] == "Offre Santé" and result["model"] == "tiny"
+    # The reply answers the assistant's question, whose words join the text (contract §5.6).
+    context = "Nous avons une offre Santé, une offre BTP et Pulse POS. Quel secteur ?"
+    assert result["context"] == context
+    assert result["query"] == f"Offre Santé — {context}" and result["model"] == "tiny"
     assert err == ""
     assert fake_llm.built == [{"model": "tiny", "base_url": None}]
     assert "Helix" in fake_llm.calls[0].system_prompt
@@ -70,7 +73,7 @@ def test_a_turn_from_stdin(monkeypatch, capsys, fake_llm):
     monkeypatch.setenv("OPENAI_MODEL", "from-env")
     assert main(["resolve", "-", "--llm-base-url", "http://127.0.0.1:1/v1"]) == 0
     result = json.loads(capsys.readouterr().out)
-    assert result["path"] == "text" and result["query"] == "offre Santé"
+    assert result["path"] == "text" and result["query"] == f"offre Santé — {HISTORY[-1]['content']}"
     assert fake_llm.built == [{"model": "from-env", "base_url": "http://127.0.0.1:1/v1"}]
 
 

@@ -19,11 +19,13 @@ PULSE = [
 ]
 SECTORS = [
     {"role": "user", "content": "What do you offer?"},
-    {"role": "assistant", "content": "Helix has an offer for health (Santé) and one for construction (BTP). Which sector?"},
+    {"role": "assistant", "content": "Helix has an offer for health and one for construction. Which sector: Santé or BTP?"},
 ]
+B1_QUESTION = "Yes: German courses at level A1 and level B1. Which level?"
+"""The question the short reply "B1" answers; its words join the resolved text (contract §5.6)."""
 COURSES = [
     {"role": "user", "content": "Do you teach German?"},
-    {"role": "assistant", "content": "Yes: German courses at level A1 and level B1. Which level?"},
+    {"role": "assistant", "content": B1_QUESTION},
 ]
 
 ITEMS: list[dict[str, Any]] = [

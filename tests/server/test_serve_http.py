@@ -29,7 +29,8 @@ OFFERS = [
 ]
 JOKE = [
     {"role": "user", "content": "Tell me a joke."},
-    {"role": "assistant", "content": "Why did the chicken cross the road? Again?"},
+    # No question: a reply to a question would carry it into the text (contract §5.6) and be searched.
+    {"role": "assistant", "content": "The chicken crossed the road to get to the other side."},
 ]
 
 

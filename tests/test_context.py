@@ -1,0 +1,101 @@
+"""The context of a reply (contract §5.6): the assistant's question, carried into a short reply's text."""
+
+from __future__ import annotations
+
+import asyncio
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from fakes import ScriptedLLM, keyword_json
+from lightrag_resolve import Message, Resolver, ResolverConfig, Turn
+from lightrag_resolve._candidates import Candidates
+from lightrag_resolve._context import MAX_CONTEXT_CHARS, asks_something, reply_context
+from lightrag_resolve._grounding import without_other_options
+
+QUESTION = "We run Kadoro for shops and Pivotane for clinics. Which one should I describe?"
+
+
+def test_only_a_question_in_the_last_assistant_message_is_context():
+    asked = [("user", "What do you sell?"), ("assistant", QUESTION)]
+    assert reply_context(asked, max_words=40) == QUESTION
+    assert reply_context([("user", "Hi"), ("assistant", "We run Kadoro for shops.")], max_words=40) is None
+    # The visitor spoke last: the message answers nothing the assistant asked.
+    assert reply_context([("assistant", QUESTION), ("user", "Hm.")], max_words=40) is None
+    assert reply_context([], max_words=40) is None
+    assert reply_context(asked, max_words=0) is None  # switched off
+
+
+def test_a_question_anywhere_in_the_message_counts_in_any_script():
+    assert asks_something("Shall I go on? It takes a minute.")
+    assert asks_something("Quel secteur vous intéresse ? Santé, BTP, Commerce.")
+    assert asks_something("どちらがよろしいですか？詳しく説明します。")
+    assert asks_something("هل تريد المزيد؟")
+    assert not asks_something("Kadoro costs 49 € a month. It runs offline.")
+
+
+def test_the_context_is_the_last_words_within_a_character_bound():
+    long_message = " ".join(f"word{index}" for index in range(500)) + " ?"
+    context = reply_context([("assistant", long_message)], max_words=40)
+    assert context is not None and context.split() == long_message.split()[-40:]
+    unbroken = "x" * 100_000 + "?"
+    bounded = reply_context([("assistant", unbroken)], max_words=40)
+    assert bounded is not None and len(bounded) <= MAX_CONTEXT_CHARS and bounded.endswith("?")
+    assert reply_context([("assistant", "Which one?\u200b\x00")], max_words=40) == "Which one?"
+
+
+@given(st.text(max_size=3000), st.integers(min_value=0, max_value=80))
+def test_any_message_gives_a_bounded_single_line_or_none(text, words):
+    context = reply_context([("assistant", text)], max_words=words)
+    assert context is None or (0 < len(context) <= MAX_CONTEXT_CHARS and "\n" not in context)
+    assert context is None or len(context.split()) <= words
+
+
+def test_a_pick_drops_the_other_options_from_the_context():
+    candidates = Candidates(names=("Santé", "BTP", "Commerce"), options=("Santé", "BTP", "Commerce"))
+    text = "Which sector: Santé, BTP or Commerce (BTP)?"
+    assert without_other_options(text, pick="BTP", candidates=candidates) == "Which sector: , BTP or (BTP)?"
+    assert without_other_options(text, pick=None, candidates=candidates) == text
+
+
+def _turn(query: str, content: str, mode: str = "naive") -> Turn:
+    history = (Message(role="user", content="What do you sell?"), Message(role="assistant", content=content))
+    return Turn(query=query, history=history, mode=mode, company_name="Helix")
+
+
+def test_a_resolved_reply_carries_its_meaning_then_the_question():
+    llm = ScriptedLLM(replies={"text": "Kadoro loyalty terminal"})
+    resolution = asyncio.run(Resolver().resolve(_turn("The first one", QUESTION), llm=llm))
+    assert resolution.context == QUESTION and resolution.fallback_reason is None
+    assert resolution.query == f"The first one — Kadoro loyalty terminal Helix — {QUESTION}"
+
+
+def test_a_declined_or_failed_reply_still_carries_the_question():
+    for reply in ("NONE", RuntimeError("down"), "The visitor means something"):
+        llm = ScriptedLLM(replies={"keywords": reply, "text": reply})
+        for mode in ("naive", "mix"):
+            resolution = asyncio.run(Resolver().resolve(_turn("Yes please", QUESTION, mode), llm=llm))
+            assert resolution.fallback_reason is not None and resolution.ll_keywords == ()
+            assert resolution.query == f"Yes please — {QUESTION}" and resolution.changed
+
+
+def test_a_picked_option_carries_the_question_without_the_others():
+    content = "Shall I send the price of Orbit CRM, Pulse POS or Nimbus?"
+    llm = ScriptedLLM(replies={"keywords": keyword_json(["Pulse POS"], ["pricing"], query="Pulse POS price")})
+    resolution = asyncio.run(Resolver().resolve(_turn("The second one", content, "mix"), llm=llm))
+    assert resolution.context == "Shall I send the price of , Pulse POS or ?"
+    assert "Orbit" not in resolution.query and "Nimbus" not in resolution.query
+
+
+def test_no_question_no_context_and_the_config_can_switch_it_off():
+    statement = _turn("Yes please", "We run Kadoro for shops.")
+    llm = ScriptedLLM(replies={"text": "NONE"})
+    assert asyncio.run(Resolver().resolve(statement, llm=llm)).query == "Yes please"
+    off = Turn.from_history(
+        "Yes please",
+        [{"role": "assistant", "content": QUESTION}],
+        mode="naive",
+        config=ResolverConfig(reply_context_words=0),
+    )
+    resolution = asyncio.run(Resolver().resolve(off, llm=llm))
+    assert resolution.query == "Yes please" and resolution.context is None and not resolution.changed
