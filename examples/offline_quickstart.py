@@ -61,10 +61,10 @@ async def main() -> None:
     ]
     param = QueryParam(mode="mix", conversation_history=history, enable_rerank=False)
     for resolve in (False, True):
-        result = await rag.aquery_data("The scheduling one", param, resolve=resolve)
-        resolution = result["metadata"]["resolution"]
+        retrieved = await rag.aretrieve("The scheduling one", param, resolve=resolve)
+        result, resolution = retrieved.result, retrieved.resolution
         entities = [e["entity_name"] for e in result.get("data", {}).get("entities", [])][:5]
-        print(f"resolve={resolve!s:5}  path={resolution['path']:<8} keywords={result['metadata'].get('keywords')}")
+        print(f"resolve={resolve!s:5}  path={resolution.path:<8} keywords={result['metadata'].get('keywords')}")
         print(f"             top entities: {entities}")
     await rag.finalize_storages()
 

@@ -14,7 +14,7 @@ from ._gate import should_resolve
 from ._lightrag import ResolvingLightRAG
 from ._parse import KeywordAnswer, ReferenceAnswer
 from ._prompts import Prompt
-from ._resolution import Decision, FallbackReason, RejectedReason, Resolution, ResolutionPath
+from ._resolution import Decision, FallbackReason, RejectedReason, Resolution, ResolutionPath, Resolved
 from ._resolver import Resolver
 
 __all__ = [
@@ -29,6 +29,7 @@ __all__ = [
     "RejectedReason",
     "Resolution",
     "ResolutionPath",
+    "Resolved",
     "Resolver",
     "ResolverConfig",
     "ResolvingLightRAG",

@@ -6,7 +6,7 @@
     ├── InputError (ValueError)               lightrag-resolve resolve: a turn it cannot read
     ├── DemoInputError (ValueError)           lightrag-resolve demo: an option it cannot honour
     ├── ResolverEnvError (ValueError)         lightrag_resolve.server: a malformed RESOLVER_* variable
-    ├── SeamError (RuntimeError)              lightrag_resolve.server: an installed LightRAG it cannot fit
+    ├── SeamError (RuntimeError)              an installed LightRAG it cannot fit (first ResolvingLightRAG, or serve)
     ├── LocalModelError (RuntimeError)        lightrag_resolve.local: a local model it cannot make ready
     │   └── ModelNotInstalledError            ... because its package is not installed
     └── EvalError                             lightrag_resolve.eval: anything the harness refuses

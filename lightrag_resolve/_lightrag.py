@@ -1,15 +1,16 @@
-"""``ResolvingLightRAG``: the one module that imports LightRAG.
+"""``ResolvingLightRAG``: LightRAG's query entry points, with the turn resolved first.
 
 Every query entry point resolves the turn first (contract §3), then hands LightRAG
 either the caller's own ``QueryParam`` (nothing resolved) or a copy carrying
-the keywords, never a mutated original. Two seams of LightRAG 1.5.x are used,
-both checked at import time:
+the keywords, never a mutated original. ``aretrieve`` and ``aanswer`` return
+the ``Resolution`` beside LightRAG's result, and every entry point takes one
+made before (``resolution=``). The LightRAG internals used here are declared
+and checked in ``_host``; the first instance installs them:
 
-* ``lightrag.lightrag.validate_rag_query`` rejects queries lighter than three
-  characters ("B1", "OK"). A *resolved* short reply must still reach
-  retrieval, so the check is wrapped: it lets through exactly the text this
-  library resolved, in the task that resolved it, and is LightRAG's own check
-  everywhere else.
+* LightRAG's query check rejects queries lighter than three characters ("B1",
+  "OK"). A *resolved* short reply must still reach retrieval: inside
+  ``exempt_resolved`` the check lets through exactly the text this library
+  resolved, in the task that resolved it, and is LightRAG's own everywhere else.
 * ``LightRAG._build_global_config`` hands ``kg_query`` its answer LLM; inside a
   speculative branch (contract §7) that function is gated so no answer is written
   from a context the reference check is about to replace.
@@ -19,56 +20,32 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from contextvars import ContextVar
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterator
 from dataclasses import InitVar, dataclass, replace
 from functools import partial
-from typing import Any, AsyncIterator, Awaitable, Callable, Iterator
+from typing import Any, TypeVar, cast
 
-import lightrag.lightrag as _host
 from lightrag import LightRAG, QueryParam
 from lightrag.query_validation import meets_min_rag_query_weight
 
 from ._candidates import name_ngrams
 from ._config import ResolverConfig
 from ._conversation import Turn
+from ._host import exempt_resolved, install, keyword_role_llm, run_sync
 from ._report import report
-from ._resolution import Resolution
+from ._resolution import Resolution, Resolved
 from ._resolver import Resolver
 from ._speculative import gate_answer, search_beside_check
 from ._tracing import query_span
 
 __all__ = ["ResolvingLightRAG"]
 
-SUPPORTED_LIGHTRAG = "lightrag-hku >=1.5.7,<1.6"
-
 GRAPH_LOOKUP_TIMEOUT = 1.0
 """Seconds the graph may take to say which of the window's names it knows; past that, none are used."""
 
 logger = logging.getLogger("lightrag_resolve")
 
-for _seam in ("validate_rag_query", "_run_sync"):
-    if not callable(getattr(_host, _seam, None)):
-        raise ImportError(
-            f"lightrag_resolve needs lightrag.lightrag.{_seam}, which this LightRAG lacks; "
-            f"supported versions: {SUPPORTED_LIGHTRAG}"
-        )
-if not callable(getattr(LightRAG, "_build_global_config", None)):
-    raise ImportError(f"lightrag_resolve needs LightRAG._build_global_config; supported: {SUPPORTED_LIGHTRAG}")
-
-_resolved_text: ContextVar[str | None] = ContextVar("lightrag_resolve_resolved_text", default=None)
-_lightrag_validate = _host.validate_rag_query
-
-
-def _validate_rag_query(query: str) -> str:
-    """LightRAG's minimum-weight check, except for the text this task resolved."""
-    allowed = _resolved_text.get()
-    if allowed is not None and isinstance(query, str) and query.strip() == allowed and allowed:
-        return allowed
-    return _lightrag_validate(query)
-
-
-if getattr(_host.validate_rag_query, "__module__", "") != __name__:
-    _host.validate_rag_query = _validate_rag_query
+T = TypeVar("T")
 
 
 def _with_resolution(result: Any, resolution: Resolution) -> Any:
@@ -82,13 +59,15 @@ def _with_resolution(result: Any, resolution: Resolution) -> Any:
 
 
 @dataclass
-class ResolvingLightRAG(LightRAG):
+class ResolvingLightRAG(LightRAG):  # type: ignore[misc]  # LightRAG ships no type information
     """A ``LightRAG`` that resolves follow-up messages before retrieval.
 
     Takes every ``LightRAG`` argument plus ``resolver``: a ``ResolverConfig``,
     or a ``Resolver`` (subclass) instance built with one. Every query entry
-    point also takes ``resolve=`` (``None`` follows the config), and dict
-    results carry the turn's ``Resolution`` as ``metadata["resolution"]``.
+    point also takes ``resolve=`` (``None`` follows the config) and
+    ``resolution=`` (a ``Resolution`` made before, used as it is).
+    ``aretrieve``/``aanswer`` return the turn's ``Resolution`` beside the
+    result; dict results also carry it as ``metadata["resolution"]``.
     """
 
     resolver: InitVar[ResolverConfig | Resolver | None] = None
@@ -101,6 +80,7 @@ class ResolvingLightRAG(LightRAG):
             resolver = Resolver(resolver)
         if not isinstance(resolver, Resolver):  # checked before LightRAG builds anything
             raise TypeError(f"resolver must be a ResolverConfig or a Resolver, got {type(resolver).__name__}")
+        install()  # checks LightRAG's internals first: an unsupported LightRAG fails here, not mid-query
         super().__post_init__(addon_params)
         # Not a dataclass field: asdict(self) runs on every query and deep-copies fields.
         self.query_resolver = resolver
@@ -108,7 +88,7 @@ class ResolvingLightRAG(LightRAG):
     # ---- seams ---------------------------------------------------------------
 
     def _build_global_config(self) -> dict[str, Any]:
-        config = super()._build_global_config()
+        config: dict[str, Any] = super()._build_global_config()
         funcs = config.get("role_llm_funcs")
         if isinstance(funcs, dict) and "query" in funcs:
             config["role_llm_funcs"] = {**funcs, "query": gate_answer(funcs["query"])}
@@ -127,11 +107,10 @@ class ResolvingLightRAG(LightRAG):
         config = self.query_resolver.config
         if config.llm_func is not None:
             return config.llm_func, config.model_name or getattr(config.llm_func, "model_name", None)
-        state = getattr(self, "_role_llm_states", {}).get("keyword")
-        if state is not None and callable(getattr(state, "raw_func", None)):
-            llm = partial(
-                state.raw_func, hashing_kv=self.llm_response_cache, **self._get_effective_role_llm_kwargs("keyword")
-            )
+        role = keyword_role_llm(self)
+        if role is not None:
+            func, kwargs = role
+            llm = partial(func, hashing_kv=self.llm_response_cache, **kwargs)
         else:
             llm = partial(self.llm_model_func, hashing_kv=self.llm_response_cache, **self.llm_model_kwargs)
         model = config.model_name or self.get_llm_role_config("keyword").get("model") or self.llm_model_name
@@ -198,12 +177,7 @@ class ResolvingLightRAG(LightRAG):
 
     def resolve(self, query: str, param: QueryParam = QueryParam(), *, resolve: bool | None = None) -> Resolution:
         """Synchronous ``aresolve``."""
-        return _host._run_sync(
-            lambda: self.aresolve(query, param, resolve=resolve),
-            sync_name="resolve",
-            async_name="aresolve",
-            owning_loop=self._owning_loop,
-        )
+        return self._sync("resolve", lambda: self.aresolve(query, param, resolve=resolve))
 
     # ---- retrieval -----------------------------------------------------------
 
@@ -212,10 +186,13 @@ class ResolvingLightRAG(LightRAG):
         query: str,
         param: QueryParam,
         resolve: bool | None,
-        retrieve: Callable[[str, QueryParam], Awaitable[Any]],
-    ) -> tuple[Resolution, Any]:
-        """Resolve the turn, then run ``retrieve`` (a LightRAG entry point) with the result."""
+        retrieve: Callable[[str, QueryParam], Awaitable[T]],
+        given: Resolution | None = None,
+    ) -> Resolved[T]:
+        """Resolve the turn (or take ``given``), then run ``retrieve`` (a LightRAG entry point) with the result."""
         turn = self._turn(query, param)
+        if given is not None:
+            _check_given(given, query, param, resolve)
         config = self.query_resolver.config
         with query_span(config, turn) as span:
 
@@ -224,8 +201,12 @@ class ResolvingLightRAG(LightRAG):
                 span.record(resolution)
                 report(resolution, config)
 
-            path = self._route(turn, param, resolve)
-            if isinstance(path, Resolution):
+            path = given if given is not None else self._route(turn, param, resolve)
+            if path is given:  # decided (and reported) when it was made; retrieved the same way
+                resolution = given
+                span.record(resolution)
+                result = await self._retrieve_resolved(resolution, param, retrieve)
+            elif isinstance(path, Resolution):
                 resolution = path
                 decided(resolution)
                 result = await retrieve(query, param)
@@ -235,20 +216,17 @@ class ResolvingLightRAG(LightRAG):
                 resolution = await self._run_resolver(turn, path)
                 decided(resolution)
                 result = await self._retrieve_resolved(resolution, param, retrieve)
-        return resolution, _with_resolution(result, resolution)
+        return Resolved(resolution=resolution, result=_with_resolution(result, resolution))
 
     async def _retrieve_resolved(
-        self, resolution: Resolution, param: QueryParam, retrieve: Callable[[str, QueryParam], Awaitable[Any]]
-    ) -> Any:
+        self, resolution: Resolution, param: QueryParam, retrieve: Callable[[str, QueryParam], Awaitable[T]]
+    ) -> T:
         if not resolution.changed:
             return await retrieve(resolution.original_query, param)
         if resolution.has_keywords:
             param = replace(param, ll_keywords=list(resolution.ll_keywords), hl_keywords=list(resolution.hl_keywords))
-        token = _resolved_text.set(resolution.query.strip())
-        try:
+        with exempt_resolved(resolution.query):
             return await retrieve(resolution.query, param)
-        finally:
-            _resolved_text.reset(token)
 
     async def _retrieve_beside_check(
         self,
@@ -273,6 +251,69 @@ class ResolvingLightRAG(LightRAG):
             on_decision=decided,
         )
 
+    # ---- the Resolution in hand ---------------------------------------------
+
+    async def aretrieve(
+        self,
+        query: str,
+        param: QueryParam = QueryParam(),
+        *,
+        resolve: bool | None = None,
+        resolution: Resolution | None = None,
+    ) -> Resolved[dict[str, Any]]:
+        """Retrieval only (``LightRAG.aquery_data``), with the turn's ``Resolution`` beside the result.
+
+        ``resolution``: one made before for this ``query`` and mode (``aresolve``),
+        used as it is instead of resolving again; ``resolve`` must then be ``None``.
+        """
+        return await self._retrieve(query, param, resolve, super().aquery_data, resolution)
+
+    async def aanswer(
+        self,
+        query: str,
+        param: QueryParam = QueryParam(),
+        system_prompt: str | None = None,
+        progress_callback: Any = None,
+        *,
+        resolve: bool | None = None,
+        resolution: Resolution | None = None,
+    ) -> Resolved[dict[str, Any]]:
+        """Retrieval and answer (``LightRAG.aquery_llm``), with the turn's ``Resolution`` beside the result.
+
+        ``resolution`` as for ``aretrieve``.
+        """
+        base = super().aquery_llm
+
+        async def retrieve(text: str, query_param: QueryParam) -> dict[str, Any]:
+            return cast(dict[str, Any], await base(text, query_param, system_prompt, progress_callback))
+
+        return await self._retrieve(query, param, resolve, retrieve, resolution)
+
+    def retrieve(
+        self,
+        query: str,
+        param: QueryParam = QueryParam(),
+        *,
+        resolve: bool | None = None,
+        resolution: Resolution | None = None,
+    ) -> Resolved[dict[str, Any]]:
+        """Synchronous ``aretrieve``."""
+        return self._sync("retrieve", lambda: self.aretrieve(query, param, resolve=resolve, resolution=resolution))
+
+    def answer(
+        self,
+        query: str,
+        param: QueryParam = QueryParam(),
+        system_prompt: str | None = None,
+        *,
+        resolve: bool | None = None,
+        resolution: Resolution | None = None,
+    ) -> Resolved[dict[str, Any]]:
+        """Synchronous ``aanswer``."""
+        return self._sync(
+            "answer", lambda: self.aanswer(query, param, system_prompt, resolve=resolve, resolution=resolution)
+        )
+
     # ---- LightRAG's query entry points ----------------------------------------
 
     async def aquery_llm(
@@ -283,15 +324,13 @@ class ResolvingLightRAG(LightRAG):
         progress_callback: Any = None,
         *,
         resolve: bool | None = None,
+        resolution: Resolution | None = None,
     ) -> dict[str, Any]:
         """``LightRAG.aquery_llm`` on the resolved turn."""
-        base = super().aquery_llm
-
-        async def retrieve(text: str, query_param: QueryParam) -> dict[str, Any]:
-            return await base(text, query_param, system_prompt, progress_callback)
-
-        _, result = await self._retrieve(query, param, resolve, retrieve)
-        return result
+        answered = await self.aanswer(
+            query, param, system_prompt, progress_callback, resolve=resolve, resolution=resolution
+        )
+        return answered.result
 
     async def aquery(
         self,
@@ -300,36 +339,77 @@ class ResolvingLightRAG(LightRAG):
         system_prompt: str | None = None,
         *,
         resolve: bool | None = None,
+        resolution: Resolution | None = None,
     ) -> str | AsyncIterator[str]:
         """``LightRAG.aquery`` on the resolved turn: the answer text or stream."""
-        result = await self.aquery_llm(query, param, system_prompt, resolve=resolve)
+        result = await self.aquery_llm(query, param, system_prompt, resolve=resolve, resolution=resolution)
         llm_response = result.get("llm_response", {})
         if llm_response.get("is_streaming"):
-            return llm_response.get("response_iterator")
-        return llm_response.get("content", "")
+            return cast(AsyncIterator[str], llm_response.get("response_iterator"))
+        return cast(str, llm_response.get("content", ""))
 
     async def aquery_data(
-        self, query: str, param: QueryParam = QueryParam(), *, resolve: bool | None = None
+        self,
+        query: str,
+        param: QueryParam = QueryParam(),
+        *,
+        resolve: bool | None = None,
+        resolution: Resolution | None = None,
     ) -> dict[str, Any]:
         """``LightRAG.aquery_data`` on the resolved turn: retrieval only, no answer."""
-        _, result = await self._retrieve(query, param, resolve, super().aquery_data)
-        return result
+        return (await self.aretrieve(query, param, resolve=resolve, resolution=resolution)).result
 
-    def _sync(self, name: str, factory: Callable[[], Awaitable[Any]]) -> Any:
-        return _host._run_sync(factory, sync_name=name, async_name=f"a{name}", owning_loop=self._owning_loop)
+    def _sync(self, name: str, factory: Callable[[], Coroutine[Any, Any, T]]) -> T:
+        return run_sync(self, factory, name=name)
 
     def query(
-        self, query: str, param: QueryParam = QueryParam(), system_prompt: str | None = None, *, resolve: bool | None = None
+        self,
+        query: str,
+        param: QueryParam = QueryParam(),
+        system_prompt: str | None = None,
+        *,
+        resolve: bool | None = None,
+        resolution: Resolution | None = None,
     ) -> str | Iterator[str]:
         """Synchronous ``aquery``."""
-        return self._sync("query", lambda: self.aquery(query, param, system_prompt, resolve=resolve))
+        answer = self._sync(
+            "query", lambda: self.aquery(query, param, system_prompt, resolve=resolve, resolution=resolution)
+        )
+        return cast("str | Iterator[str]", answer)  # a stream comes back as LightRAG's own sync query gives it
 
     def query_llm(
-        self, query: str, param: QueryParam = QueryParam(), system_prompt: str | None = None, *, resolve: bool | None = None
+        self,
+        query: str,
+        param: QueryParam = QueryParam(),
+        system_prompt: str | None = None,
+        *,
+        resolve: bool | None = None,
+        resolution: Resolution | None = None,
     ) -> dict[str, Any]:
         """Synchronous ``aquery_llm``."""
-        return self._sync("query_llm", lambda: self.aquery_llm(query, param, system_prompt, resolve=resolve))
+        return self._sync(
+            "query_llm", lambda: self.aquery_llm(query, param, system_prompt, resolve=resolve, resolution=resolution)
+        )
 
-    def query_data(self, query: str, param: QueryParam = QueryParam(), *, resolve: bool | None = None) -> dict[str, Any]:
+    def query_data(
+        self,
+        query: str,
+        param: QueryParam = QueryParam(),
+        *,
+        resolve: bool | None = None,
+        resolution: Resolution | None = None,
+    ) -> dict[str, Any]:
         """Synchronous ``aquery_data``."""
-        return self._sync("query_data", lambda: self.aquery_data(query, param, resolve=resolve))
+        return self._sync("query_data", lambda: self.aquery_data(query, param, resolve=resolve, resolution=resolution))
+
+
+def _check_given(resolution: Resolution, query: str, param: QueryParam, resolve: bool | None) -> None:
+    """Refuse a ``resolution=`` that was not made for this turn: it would retrieve for another one."""
+    if not isinstance(resolution, Resolution):
+        raise TypeError(f"resolution must be a lightrag_resolve.Resolution, got {type(resolution).__name__}")
+    if resolve is not None:
+        raise ValueError("pass resolve= or resolution=, not both: a Resolution already decides the turn")
+    if resolution.original_query != query:
+        raise ValueError(f"resolution was made for {resolution.original_query!r}, not for the query {query!r}")
+    if resolution.mode != param.mode:
+        raise ValueError(f"resolution was made for mode {resolution.mode!r}, not for mode {param.mode!r}")

@@ -1,13 +1,15 @@
-"""The typed record of what the resolver decided for one turn."""
+"""The typed record of what the resolver decided for one turn, and a result paired with it."""
 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from typing import Any, Literal
+from typing import Any, Generic, Literal, TypeVar
 
 from ._text import encodable, recorded_output
 
-__all__ = ["Decision", "FallbackReason", "RejectedReason", "Resolution", "ResolutionPath"]
+__all__ = ["Decision", "FallbackReason", "RejectedReason", "Resolution", "ResolutionPath", "Resolved"]
+
+T = TypeVar("T")
 
 ResolutionPath = Literal["disabled", "first_turn", "bypass", "text", "keywords", "reference"]
 """Which branch of contract §3 the turn took."""
@@ -101,3 +103,15 @@ class Resolution:
         data["dropped_keywords"] = list(self.dropped_keywords)
         data["changed"] = self.changed
         return data
+
+
+@dataclass(frozen=True, kw_only=True)
+class Resolved(Generic[T]):
+    """A LightRAG result together with the ``Resolution`` it was retrieved with.
+
+    What ``ResolvingLightRAG.aretrieve`` and ``aanswer`` return, so a caller
+    holds the typed decision without reading it back out of ``metadata``.
+    """
+
+    resolution: Resolution
+    result: T

@@ -19,6 +19,7 @@ PUBLIC = [
     "RejectedReason",
     "Resolution",
     "ResolutionPath",
+    "Resolved",
     "Resolver",
     "ResolverConfig",
     "ResolvingLightRAG",

@@ -249,7 +249,13 @@ def test_every_sync_entry_point_resolves(tmp_path):
         llm.calls.clear()
         rag.query_data("Oui", param("mix"), resolve=False)
         assert llm.roles() == ["lightrag_keywords"]
-        assert rag.resolve("Oui", param("mix")).path == "keywords"
+        resolution = rag.resolve("Oui", param("mix"))
+        assert resolution.path == "keywords"
+        llm.calls.clear()
+        assert rag.retrieve("Oui", param("mix")).resolution.path == "keywords" and llm.roles() == ["keywords"]
+        llm.calls.clear()
+        answered = rag.answer("Oui", param("mix"), resolution=resolution)
+        assert answered.resolution is resolution and llm.roles() == ["answer"]
     finally:
         loop.run_until_complete(teardown())
         loop.close()

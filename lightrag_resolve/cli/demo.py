@@ -15,7 +15,6 @@ import asyncio
 import logging
 import os
 import sys
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -102,9 +101,7 @@ def _models(args: argparse.Namespace) -> Any:
     return load_local_models()
 
 
-async def _interactive(rag: Any, decisions: list, top: int) -> None:
-    from lightrag import QueryParam
-
+async def _interactive(rag: Any, top: int) -> None:
     from lightrag_resolve.demo import play_turn, render_turn
 
     history: list[dict[str, str]] = []
@@ -127,17 +124,14 @@ async def _interactive(rag: Any, decisions: list, top: int) -> None:
             continue
         turn += 1
         item = {"id": f"you-{turn}", "turn_class": "typed", "history": list(history), "query": text}
-        report = await play_turn(rag, item, decisions)
+        report = await play_turn(rag, item)
         print(render_turn(report, index=turn, total=turn, top=top))
-        resolution = report.resolution
-        param = QueryParam(mode="mix", conversation_history=list(history), enable_rerank=False)
-        if resolution is not None and resolution.changed:
-            param = replace(param, ll_keywords=list(resolution.ll_keywords), hl_keywords=list(resolution.hl_keywords))
-            query = resolution.query
-        else:
-            query = text
+        if report.resolved.error:
+            continue  # LightRAG refused the retrieval (render_turn shows why): there is nothing to answer from
         print("  (writing the answer…)")
-        answer = await rag.aquery(query, param, resolve=False)
+        # The turn's own resolution, retrieved the same way (a resolved "B1" included): no second resolver call.
+        answered = await rag.aanswer(text, report.param, resolution=report.resolution)
+        answer = answered.result.get("llm_response", {}).get("content", "")
         print(f"  assistant: {answer}\n")
         history += [{"role": "user", "content": text}, {"role": "assistant", "content": str(answer)}]
 
@@ -149,11 +143,10 @@ async def _run(args: argparse.Namespace) -> int:
 
     items = _select(load_items(), args)
     models = _models(args)
-    decisions: list = []
     local = not (args.llm_base_url or args.model)
     timeout = args.timeout if args.timeout is not None else (LOCAL_TIMEOUT if local else None)
     timeouts = {} if timeout is None else {"timeout": timeout, "reference_timeout": timeout}
-    config = ResolverConfig(company_name=COMPANY_NAME, on_resolution=decisions.append, **timeouts)
+    config = ResolverConfig(company_name=COMPANY_NAME, **timeouts)
     print(
         f"Model: {models.llm_name} · embedding: {models.embedding.model_name} · sample company: {COMPANY_NAME} · "
         f"resolver timeouts {config.timeout:.0f} s / reference {config.reference_timeout:.0f} s"
@@ -169,13 +162,13 @@ async def _run(args: argparse.Namespace) -> int:
     try:
         reports = []
         for index, item in enumerate(items, start=1):
-            report = await play_turn(rag, item, decisions)
+            report = await play_turn(rag, item)
             reports.append(report)
             print(render_turn(report, index=index, total=len(items), top=args.top), flush=True)
         if reports:
             print("\n" + render_summary(reports, top=args.top))
         if args.interactive:
-            await _interactive(rag, decisions, args.top)
+            await _interactive(rag, args.top)
     finally:
         await rag.finalize_storages()
     return 0

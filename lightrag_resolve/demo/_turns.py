@@ -25,11 +25,17 @@ class Retrieval:
 
 @dataclass(frozen=True, kw_only=True)
 class TurnReport:
-    """One turn: the item, the resolution, and retrieval without and with it."""
+    """One turn: the item, the resolution, and retrieval without and with it.
+
+    ``param`` is the ``QueryParam`` both retrievals used (an answer from the
+    same ``resolution`` needs it). ``resolved.seconds`` is the retrieval's own
+    time; the resolver's is ``resolution.elapsed_ms``.
+    """
 
     item: dict[str, Any]
     mode: str
-    resolution: Resolution | None
+    param: QueryParam
+    resolution: Resolution
     raw: Retrieval
     resolved: Retrieval
 
@@ -49,27 +55,35 @@ def _found(result: dict[str, Any], seconds: float) -> Retrieval:
     return Retrieval(documents=tuple(documents), entities=entities, seconds=seconds)
 
 
-async def _retrieve(rag: ResolvingLightRAG, query: str, param: QueryParam, resolve: bool) -> Retrieval:
+async def _retrieve(
+    rag: ResolvingLightRAG, query: str, param: QueryParam, *, resolution: Resolution | None = None
+) -> Retrieval:
+    """What LightRAG found: with ``resolution``, retrieved as it decided; without, the words alone."""
     started = time.perf_counter()
     try:
-        result = await rag.aquery_data(query, param, resolve=resolve)
+        if resolution is None:
+            result = await rag.aretrieve(query, param, resolve=False)
+        else:
+            result = await rag.aretrieve(query, param, resolution=resolution)
     except Exception as exc:  # LightRAG's own refusal (e.g. "OK" is too short) is part of the story
         return Retrieval(documents=(), entities=(), seconds=time.perf_counter() - started, error=str(exc))
-    return _found(result, time.perf_counter() - started)
+    return _found(result.result, time.perf_counter() - started)
 
 
-async def play_turn(
-    rag: ResolvingLightRAG, item: dict[str, Any], decisions: list[Resolution], *, default_mode: str = "mix"
-) -> TurnReport:
+def _param(item: dict[str, Any], default_mode: str) -> QueryParam:
+    mode = item.get("mode") or default_mode
+    return QueryParam(mode=mode, conversation_history=list(item.get("history") or []), enable_rerank=False)
+
+
+async def play_turn(rag: ResolvingLightRAG, item: dict[str, Any], *, default_mode: str = "mix") -> TurnReport:
     """Retrieve for ``item`` without and with resolution.
 
-    ``decisions`` is the list the instance's ``on_resolution`` hook appends to:
-    it holds the resolution even when the resolved retrieval is refused.
+    The turn is resolved once (``aresolve``) and retrieved with that
+    ``Resolution``, so the report holds it even when LightRAG refuses the
+    retrieval, and a caller can answer from it without resolving again.
     """
-    mode = item.get("mode") or default_mode
-    param = QueryParam(mode=mode, conversation_history=list(item.get("history") or []), enable_rerank=False)
-    raw = await _retrieve(rag, item["query"], param, resolve=False)
-    decisions.clear()
-    resolved = await _retrieve(rag, item["query"], param, resolve=True)
-    resolution = decisions[-1] if decisions else None
-    return TurnReport(item=item, mode=mode, resolution=resolution, raw=raw, resolved=resolved)
+    param = _param(item, default_mode)
+    raw = await _retrieve(rag, item["query"], param)
+    resolution = await rag.aresolve(item["query"], param)
+    resolved = await _retrieve(rag, item["query"], param, resolution=resolution)
+    return TurnReport(item=item, mode=param.mode, param=param, resolution=resolution, raw=raw, resolved=resolved)

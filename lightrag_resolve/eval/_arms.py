@@ -62,7 +62,7 @@ class RawArm:
 
 @dataclass(frozen=True)
 class ResolveArm:
-    """The visitor's words, resolved by this library inside ``aquery_data``."""
+    """The visitor's words, resolved by this library inside ``aretrieve``."""
 
     name: str = "resolve"
 

@@ -160,15 +160,18 @@ async def _run_one(context: _Context, item: Item, arm: Arm, run: int) -> Record:
     started = time.perf_counter()
     error: str | None = None
     result: dict[str, Any] = {}
+    resolution: dict[str, Any] | None = None
     with context.llm.charging(usage):
         plan = await arm.plan(item, context.llm)
         try:
-            result = await rag.aquery_data(plan.text, _param(context, item), resolve=plan.resolve)
+            retrieved = await rag.aretrieve(plan.text, _param(context, item), resolve=plan.resolve)
         except Exception as exc:  # LightRAG refusing a query ("B1" is too short) is a miss, recorded
             error = f"{type(exc).__name__}: {exc}"
+        else:
+            result = retrieved.result
+            resolution = retrieved.resolution.to_dict() if plan.resolve else None
     latency_ms = (time.perf_counter() - started) * 1000
     data = result.get("data") if isinstance(result.get("data"), dict) else {}
-    resolution = (result.get("metadata") or {}).get("resolution") if plan.resolve else None
     judgement: Judgement = await context.judge.judge(item, data or {})
     return Record(
         item=item.id,

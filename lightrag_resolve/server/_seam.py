@@ -24,34 +24,30 @@ resolution replaces six module-level names, all here, all checked first:
     encode, a 500. The replacement hands LightRAG's handler the same errors
     with every text made UTF-8 encodable (U+FFFD for a lone surrogate).
 
-``check`` verifies that each name exists *and* is read as a global by the
-code that uses it, so a LightRAG release that moves the logic stops start-up
-with ``SeamError`` instead of serving without resolution. Every worker gets
-the patched classes: the patches are module state made before the app is
-built, and gunicorn's workers are forks of the process that built it.
+``check`` verifies each name as ``lightrag_resolve._host`` declares it
+(``SERVER``): present, and read as a global by the code that uses it, so a
+LightRAG release that moves the logic stops start-up with ``SeamError``
+instead of serving without resolution. Every worker gets the patched
+classes: the patches are module state made before the app is built, and
+gunicorn's workers are forks of the process that built it.
 """
 
 from __future__ import annotations
 
 import types
 from collections.abc import Callable
-from importlib import metadata
 from typing import Any
 
-import lightrag
 from lightrag.query_validation import RAGQueryTooShortError, validate_query_not_empty
 
 from .._config import ResolverConfig
-from .._errors import LightRAGResolveError
-from .._lightrag import SUPPORTED_LIGHTRAG, ResolvingLightRAG
+from .._host import SERVER, SeamError
+from .._host import check as check_internals
+from .._lightrag import ResolvingLightRAG
 from .._text import encodable
 from ._deferral import defers_to_core
 
 __all__ = ["SeamError", "check", "install"]
-
-
-class SeamError(LightRAGResolveError, RuntimeError):
-    """The installed LightRAG server lacks a name this module replaces."""
 
 
 def _modules() -> tuple[types.ModuleType, types.ModuleType, types.ModuleType]:
@@ -62,64 +58,10 @@ def _modules() -> tuple[types.ModuleType, types.ModuleType, types.ModuleType]:
     return lightrag_server, query_routes, ollama_api
 
 
-def _reads_global(func: Any, name: str) -> bool:
-    """Whether ``func`` or a function nested in it looks ``name`` up."""
-    code = getattr(func, "__code__", None)
-    pending = [code] if isinstance(code, types.CodeType) else []
-    while pending:
-        code = pending.pop()
-        if name in code.co_names:
-            return True
-        pending.extend(const for const in code.co_consts if isinstance(const, types.CodeType))
-    return False
-
-
-def _installed_version() -> str:
-    try:
-        return metadata.version("lightrag-hku")
-    except metadata.PackageNotFoundError:
-        return getattr(lightrag, "__version__", "unknown")
-
-
 def check() -> None:
-    """Raise ``SeamError`` unless every replaced name is where this module expects it."""
-    server, routes, ollama = _modules()
-    request_model = _ORIGINALS.get("QueryRequest", getattr(routes, "QueryRequest", None))
-    ollama_routes = getattr(getattr(ollama, "OllamaAPI", None), "setup_routes", None)
-    expectations = [
-        ("lightrag_server.create_app building LightRAG", _reads_global(getattr(server, "create_app", None), "LightRAG")),
-        ("lightrag_server.LightRAG", isinstance(getattr(server, "LightRAG", None), type)),
-        (
-            "lightrag_server.create_app using validation_exception_handler",
-            _reads_global(getattr(server, "create_app", None), "validation_exception_handler")
-            and callable(getattr(server, "validation_exception_handler", None)),
-        ),
-        (
-            "query_routes.create_query_routes using QueryRequest and internal_server_error",
-            _reads_global(getattr(routes, "create_query_routes", None), "QueryRequest")
-            and _reads_global(getattr(routes, "create_query_routes", None), "internal_server_error"),
-        ),
-        (
-            "query_routes.QueryRequest.enforce_rag_query_minimum",
-            callable(getattr(request_model, "enforce_rag_query_minimum", None))
-            and {"query", "mode", "conversation_history"} <= set(getattr(request_model, "model_fields", {})),
-        ),
-        (
-            "ollama_api._validate_ollama_rag_query using validate_rag_query",
-            _reads_global(getattr(ollama, "_validate_ollama_rag_query", None), "validate_rag_query"),
-        ),
-        (
-            "ollama_api.OllamaAPI.setup_routes using internal_server_error",
-            _reads_global(ollama_routes, "internal_server_error") and _reads_global(ollama_routes, "_validate_ollama_rag_query"),
-        ),
-        ("ollama_api.internal_server_error", callable(getattr(ollama, "internal_server_error", None))),
-    ]
-    missing = [what for what, present in expectations if not present]
-    if missing:
-        raise SeamError(
-            f"lightrag-resolve cannot serve with this LightRAG server (lightrag-hku {_installed_version()}): "
-            f"missing {'; '.join(missing)}. Supported versions: {SUPPORTED_LIGHTRAG}."
-        )
+    """Raise ``SeamError`` unless every name this module replaces is where it expects it."""
+    _modules()  # imported here, after the caller has set sys.argv
+    check_internals(SERVER)
 
 
 _ORIGINALS: dict[str, Any] = {}

@@ -53,6 +53,28 @@ def test_demo_interactive_answers_from_the_resolved_turn(fake_models, tmp_path, 
     assert "Pivotane" in answer_call.system_prompt  # the answer was written from the resolved retrieval
 
 
+def test_demo_interactive_answers_a_resolved_reply_below_lightrags_minimum(fake_models, tmp_path, capsys, monkeypatch):
+    # "B1" is lighter than LightRAG's 3-character minimum: only the resolved turn may reach retrieval.
+    fake_models.replies["keywords"] = keyword_json(["B1"], ["Parcours Cerclia level"])
+    question = "/assistant The Parcours Cerclia comes in three levels: A1, B1 or C1. Which level suits you?"
+    monkeypatch.setattr(sys, "stdin", io.StringIO(f"{question}\nB1\n/quit\n"))
+    assert main(["demo", "--no-script", "--interactive", "--cache-dir", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "visitor: B1" in out and "path=keywords" in out
+    without, resolved = (line for line in out.splitlines() if line.lstrip().startswith(("without:", "with:")))
+    assert "refused by LightRAG" in without and "refused" not in resolved  # the words alone are too short
+    assert "assistant: An answer from the context." in out
+    assert fake_models.count("keywords") == 1  # the answer reused the turn's resolution, no second resolver call
+
+
+def test_demo_interactive_shows_lightrags_refusal_of_an_unresolved_reply(fake_models, tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(sys, "stdin", io.StringIO("OK\n/quit\n"))  # a first turn: nothing to resolve it against
+    assert main(["demo", "--no-script", "--interactive", "--cache-dir", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "path=first_turn" in out and "refused by LightRAG" in out
+    assert fake_models.count("answer") == 0
+
+
 def test_demo_rejects_unknown_items(fake_models, tmp_path, capsys):
     assert main(["demo", "--items", "nope", "--cache-dir", str(tmp_path)]) == 2
     assert "unknown item id(s): nope" in capsys.readouterr().err

@@ -50,6 +50,7 @@ def server_env(llm_base_url: str, workdir: Path, **extra: str) -> dict[str, str]
     """A clean environment: only what the server needs, nothing inherited that LightRAG would read."""
     env = {
         "PATH": os.environ.get("PATH", ""),
+        "PYTHONPATH": str(HERE.parent.parent),  # the checkout under test, not another install of the package
         "HOME": str(workdir),
         "LANG": "C.UTF-8",
         "LOG_DIR": str(workdir),

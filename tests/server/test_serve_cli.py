@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from harness import require_server_deps
 
+import lightrag_resolve
 from lightrag_resolve.cli import main
 
 pytestmark = pytest.mark.server
@@ -89,7 +90,7 @@ _SEAM_SCRIPT = textwrap.dedent(
     _seam.install(ResolverConfig(enabled=False))
     report["follow_up_when_off"] = accepts(query="B1", conversation_history=history)
     # A LightRAG release without the validator this seam replaces.
-    _seam._ORIGINALS["QueryRequest"] = type("QueryRequest", (), {})
+    query_routes.QueryRequest = type("QueryRequest", (), {})
     try:
         _seam.check()
         report["moved"] = None
@@ -105,7 +106,7 @@ def test_the_seam_defers_only_short_follow_ups_and_fails_clearly_when_lightrag_m
     result = subprocess.run(
         [sys.executable, "-c", _SEAM_SCRIPT],
         cwd=tmp_path,
-        env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)},
+        env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "PYTHONPATH": str(Path(lightrag_resolve.__file__).parent.parent)},
         capture_output=True,
         text=True,
         timeout=60,

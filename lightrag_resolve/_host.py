@@ -1,0 +1,267 @@
+"""The one module that reaches into LightRAG's internals, for the core and for the server.
+
+LightRAG 1.5.x has no hook for three things the core does: let a resolved reply
+lighter than three characters ("B1") through its query check, call the keyword
+role's own LLM function outside LightRAG's queue, and hold back the answer LLM
+of a speculative search (contract §7). Its server has no hook to choose the
+RAG class (``server/_seam.py``). Every name this takes that is not LightRAG's
+public API is declared here once, as an ``Internal``: where it lives and which
+LightRAG code must still read it for the library's use of it to mean what it
+meant. ``check`` verifies a set of them, all the same way, and raises
+``SeamError`` naming the supported versions rather than run half-fitted.
+
+Nothing is patched on import. ``install``, called by the first
+``ResolvingLightRAG``, checks the core's internals and wraps
+``lightrag.lightrag.validate_rag_query`` once per process. The wrapper is
+LightRAG's own check except inside ``exempt_resolved`` for the text this task
+resolved, so a plain ``LightRAG`` in the same process behaves exactly as
+without the library.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import threading
+import types
+from collections.abc import Awaitable, Callable, Coroutine, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
+from functools import wraps
+from importlib import metadata
+from typing import Any, Literal, TypeVar, cast
+
+import lightrag.lightrag as lightrag_core
+
+from ._errors import LightRAGResolveError
+
+__all__ = [
+    "CORE",
+    "PRIVATE_NAMES",
+    "SERVER",
+    "SUPPORTED_LIGHTRAG",
+    "Internal",
+    "SeamError",
+    "check",
+    "exempt_resolved",
+    "install",
+    "keyword_role_llm",
+    "run_sync",
+]
+
+SUPPORTED_LIGHTRAG = "lightrag-hku >=1.5.7,<1.6"
+
+T = TypeVar("T")
+
+
+class SeamError(LightRAGResolveError, RuntimeError):
+    """The installed LightRAG lacks an internal this library relies on; names the supported versions."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Internal:
+    """One LightRAG name the library relies on, and how to tell that it still means the same.
+
+    ``name`` is dotted from ``module`` (``"LightRAG._build_global_config"``).
+    ``read_by`` are functions of that module that must still look up its last
+    part. ``kind``: a ``global`` is replaced on its module, so each reader must
+    also read it as that module's global; an ``attribute`` is looked up on a
+    class or module (a dataclass field counts); an ``instance`` attribute or a
+    ``key`` of a dict LightRAG builds exists only at run time, so its readers
+    are all there is to check. ``holds``: names the value must contain.
+    """
+
+    module: str
+    name: str
+    kind: Literal["global", "attribute", "instance", "key"] = "attribute"
+    read_by: tuple[str, ...] = ()
+    holds: tuple[str, ...] = ()
+
+
+_CORE = "lightrag.lightrag"
+
+CORE: tuple[Internal, ...] = (
+    # Wrapped so that a resolved "B1" reaches retrieval (contract §6).
+    Internal(
+        module=_CORE, name="validate_rag_query", kind="global", read_by=("LightRAG.aquery_data", "LightRAG.aquery_llm")
+    ),
+    # The sync twins drive their coroutine exactly as LightRAG's own sync wrappers do.
+    Internal(module=_CORE, name="_run_sync", kind="global", read_by=("LightRAG.query_data", "LightRAG.query_llm")),
+    Internal(
+        module=_CORE,
+        name="LightRAG._owning_loop",
+        kind="instance",
+        read_by=("LightRAG.initialize_storages", "LightRAG.query_data"),
+    ),
+    # The resolvers call the keyword role's own function with the role's kwargs (README, "Which LLM").
+    Internal(
+        module=_CORE,
+        name="LightRAG._role_llm_states",
+        kind="instance",
+        read_by=("LightRAG._get_effective_role_llm_kwargs",),
+    ),
+    Internal(
+        module="lightrag.llm_roles",
+        name="_RoleLLMState.raw_func",
+        read_by=("_RoleLLMMixin._rebuild_single_role_llm_func",),
+    ),
+    Internal(module=_CORE, name="LightRAG._get_effective_role_llm_kwargs"),
+    # Overridden to gate the answer LLM of a speculative search (contract §7).
+    Internal(
+        module=_CORE, name="LightRAG._build_global_config", read_by=("LightRAG.aquery_llm", "LightRAG.aquery_data")
+    ),
+    Internal(module="lightrag.operate", name="role_llm_funcs", kind="key", read_by=("kg_query", "naive_query")),
+)
+"""What ``ResolvingLightRAG`` uses; checked on its first construction."""
+
+_SERVER = "lightrag.api.lightrag_server"
+_ROUTES = "lightrag.api.routers.query_routes"
+_OLLAMA = "lightrag.api.routers.ollama_api"
+
+SERVER: tuple[Internal, ...] = (
+    Internal(module=_SERVER, name="LightRAG", kind="global", read_by=("create_app",)),
+    Internal(module=_SERVER, name="validation_exception_handler", kind="global", read_by=("create_app",)),
+    Internal(module=_ROUTES, name="QueryRequest", kind="global", read_by=("create_query_routes",)),
+    Internal(module=_ROUTES, name="QueryRequest.enforce_rag_query_minimum"),
+    Internal(module=_ROUTES, name="QueryRequest.model_fields", holds=("query", "mode", "conversation_history")),
+    Internal(module=_ROUTES, name="internal_server_error", kind="global", read_by=("create_query_routes",)),
+    Internal(module=_OLLAMA, name="validate_rag_query", kind="global", read_by=("_validate_ollama_rag_query",)),
+    Internal(module=_OLLAMA, name="_validate_ollama_rag_query", kind="global", read_by=("OllamaAPI.setup_routes",)),
+    Internal(module=_OLLAMA, name="internal_server_error", kind="global", read_by=("OllamaAPI.setup_routes",)),
+)
+"""What ``lightrag_resolve.server`` replaces in LightRAG's server; checked before serving."""
+
+
+def _private(dotted: str) -> set[str]:
+    return {part for part in dotted.split(".") if part.startswith("_") and not part.startswith("__")}
+
+
+PRIVATE_NAMES: tuple[str, ...] = tuple(sorted(set().union(*(_private(i.name) for i in CORE + SERVER))))
+"""Every underscore-prefixed LightRAG name the library reads, calls, overrides or counts on LightRAG reading.
+
+Each is the ``name`` of an ``Internal`` above, so ``check`` verifies each.
+"""
+
+
+_ABSENT = object()
+
+
+def _resolve(root: Any, dotted: str) -> Any:
+    value = root
+    for part in dotted.split("."):
+        owner, value = value, getattr(value, part, _ABSENT)
+        if value is _ABSENT:
+            fields = getattr(owner, "__dataclass_fields__", {})
+            return fields[part] if part in fields else _ABSENT  # a field without a class-level default
+    return value
+
+
+def _reads(func: Any, name: str) -> bool:
+    """Whether ``func``, or a function nested in it, looks ``name`` up (or names it as a string key)."""
+    code = getattr(inspect.unwrap(func), "__code__", None) if callable(func) else None
+    pending = [code] if isinstance(code, types.CodeType) else []
+    while pending:
+        code = pending.pop()
+        if name in code.co_names or name in code.co_consts:
+            return True
+        pending.extend(const for const in code.co_consts if isinstance(const, types.CodeType))
+    return False
+
+
+def _problems(internal: Internal) -> list[str]:
+    where = f"{internal.module}.{internal.name}"
+    try:
+        module = importlib.import_module(internal.module)
+    except ImportError:
+        return [f"{internal.module} cannot be imported"]
+    problems: list[str] = []
+    if internal.kind in {"global", "attribute"}:
+        value = _resolve(module, internal.name)
+        if value is _ABSENT or value is None:
+            problems.append(f"{where} is absent")
+        elif not all(key in value for key in internal.holds):
+            problems.append(f"{where} lacks {', '.join(internal.holds)}")
+    last = internal.name.rsplit(".", 1)[-1]
+    for reader in internal.read_by:
+        func = _resolve(module, reader)
+        func = inspect.unwrap(func) if callable(func) else None
+        as_global = internal.kind != "global" or getattr(func, "__globals__", None) is vars(module)
+        if not (as_global and _reads(func, last)):
+            problems.append(f"{where} is not read by {reader}")
+    return problems
+
+
+def _installed_version() -> str:
+    try:
+        return metadata.version("lightrag-hku")
+    except metadata.PackageNotFoundError:
+        return str(getattr(importlib.import_module("lightrag"), "__version__", "unknown"))
+
+
+def check(internals: tuple[Internal, ...]) -> None:
+    """Raise ``SeamError``, naming every problem at once, unless each internal is as declared."""
+    problems = [problem for internal in internals for problem in _problems(internal)]
+    if problems:
+        raise SeamError(
+            f"lightrag-resolve cannot fit this LightRAG (lightrag-hku {_installed_version()}): "
+            f"{'; '.join(problems)}. Supported versions: {SUPPORTED_LIGHTRAG}."
+        )
+
+
+# ---- the query check's exemption ---------------------------------------------
+
+_resolved_text: ContextVar[str | None] = ContextVar("lightrag_resolve_resolved_text", default=None)
+_install_lock = threading.Lock()
+_installed = False
+
+
+def _exempting(lightrag_check: Callable[[str], str]) -> Callable[[str], str]:
+    @wraps(lightrag_check)
+    def validate_rag_query(query: str) -> str:
+        """LightRAG's minimum-weight check, except for the text this task resolved."""
+        allowed = _resolved_text.get()
+        if allowed and isinstance(query, str) and query.strip() == allowed:
+            return allowed
+        return lightrag_check(query)
+
+    return validate_rag_query
+
+
+def install() -> None:
+    """Check the core's internals and wrap LightRAG's query check, once per process (thread-safe)."""
+    global _installed
+    with _install_lock:
+        if _installed:
+            return
+        check(CORE)
+        lightrag_core.validate_rag_query = _exempting(lightrag_core.validate_rag_query)
+        _installed = True
+
+
+@contextmanager
+def exempt_resolved(text: str) -> Iterator[None]:
+    """Within this block, in this task's context only, LightRAG's query check lets ``text`` through."""
+    token = _resolved_text.set(text.strip())
+    try:
+        yield
+    finally:
+        _resolved_text.reset(token)
+
+
+# ---- accessors ---------------------------------------------------------------
+
+
+def run_sync(rag: Any, factory: Callable[[], Coroutine[Any, Any, T]], *, name: str) -> T:
+    """Run ``factory()`` to completion the way LightRAG's own sync wrappers do, with their loop checks."""
+    return cast(
+        T, lightrag_core._run_sync(factory, sync_name=name, async_name=f"a{name}", owning_loop=rag._owning_loop)
+    )
+
+
+def keyword_role_llm(rag: Any) -> tuple[Callable[..., Awaitable[Any]], dict[str, Any]] | None:
+    """The keyword role's raw function and effective kwargs: what LightRAG's queue would call."""
+    state = rag._role_llm_states.get("keyword")
+    if state is None or not callable(state.raw_func):
+        return None
+    return state.raw_func, dict(rag._get_effective_role_llm_kwargs("keyword"))
