@@ -2,8 +2,8 @@
 
 Every query entry point resolves the turn first (contract §3), then hands LightRAG
 either the caller's own ``QueryParam`` (nothing resolved) or a copy carrying
-the keywords, never a mutated original. Two seams of LightRAG 1.5.x are used,
-both checked at import time:
+the keywords, never a mutated original. Three seams of LightRAG 1.5.x are used,
+all checked at import time:
 
 * ``lightrag.lightrag.validate_rag_query`` rejects queries lighter than three
   characters ("B1", "OK"). A *resolved* short reply must still reach
@@ -13,6 +13,9 @@ both checked at import time:
 * ``LightRAG._build_global_config`` hands ``kg_query`` its answer LLM; inside a
   speculative branch (contract §7) that function is gated so no answer is written
   from a context the reference check is about to replace.
+* ``lightrag.operate.get_keywords_from_query`` is LightRAG's own keyword
+  extraction; the speculative branch runs it first, so a resolved reference
+  can reuse its keywords (contract §7).
 """
 
 from __future__ import annotations
@@ -25,16 +28,18 @@ from functools import partial
 from typing import Any, AsyncIterator, Awaitable, Callable, Iterator
 
 import lightrag.lightrag as _host
+import lightrag.operate as _operate
 from lightrag import LightRAG, QueryParam
 from lightrag.query_validation import meets_min_rag_query_weight
 
 from ._candidates import name_ngrams
 from ._config import ResolverConfig
 from ._conversation import Turn
+from ._keyword_reuse import LightRAGKeywords, reuse_keywords
 from ._report import report
 from ._resolution import Resolution
-from ._resolver import Resolver
-from ._speculative import gate_answer, search_beside_check
+from ._resolver import GRAPH_MODES, Resolver
+from ._speculative import call_after, gate_answer, one_call_at_a_time, search_beside_check
 from ._tracing import query_span
 
 __all__ = ["ResolvingLightRAG"]
@@ -52,6 +57,8 @@ for _seam in ("validate_rag_query", "_run_sync"):
             f"lightrag_resolve needs lightrag.lightrag.{_seam}, which this LightRAG lacks; "
             f"supported versions: {SUPPORTED_LIGHTRAG}"
         )
+if not callable(getattr(_operate, "get_keywords_from_query", None)):
+    raise ImportError(f"lightrag_resolve needs lightrag.operate.get_keywords_from_query; supported: {SUPPORTED_LIGHTRAG}")
 if not callable(getattr(LightRAG, "_build_global_config", None)):
     raise ImportError(f"lightrag_resolve needs LightRAG._build_global_config; supported: {SUPPORTED_LIGHTRAG}")
 
@@ -257,6 +264,15 @@ class ResolvingLightRAG(LightRAG):
         retrieve: Callable[[str, QueryParam], Awaitable[Any]],
         decided: Callable[[Resolution], None],
     ) -> tuple[Resolution, Any]:
+        """The reference check beside the speculative search (contract §7).
+
+        In graph modes LightRAG's own keyword extraction (``get_keywords_from_query``:
+        its prompt, cache and keyword-role LLM) runs first as its own task; the
+        speculative search uses its keywords, and a RESOLVE reuses them with the
+        name instead of extracting again. On a model that serves one call at a
+        time, shared by the check and LightRAG's keyword role, the check's call
+        waits for that extraction.
+        """
         error = Resolution(
             query=turn.query,
             original_query=turn.query,
@@ -265,12 +281,44 @@ class ResolvingLightRAG(LightRAG):
             fallback_reason="llm_error",
             decision="error",
         )
+        config = self.query_resolver.config
+        llm, model = self._reference_llm()
+        text = turn.query.strip()
+        extract = None
+        if turn.mode in GRAPH_MODES and text and not (param.ll_keywords or param.hl_keywords):
+            extracted = asyncio.Event()
+            keyword_state = getattr(self, "_role_llm_states", {}).get("keyword")
+            slot = one_call_at_a_time(llm)
+            if slot is not None and slot is one_call_at_a_time(getattr(keyword_state, "raw_func", None)):
+                llm = call_after(extracted, llm)
+
+            async def extract() -> LightRAGKeywords | None:
+                try:
+                    hl, ll = await _operate.get_keywords_from_query(
+                        text, param, self._build_global_config(), hashing_kv=self.llm_response_cache
+                    )
+                finally:
+                    extracted.set()
+                return LightRAGKeywords.from_extraction(hl, ll)
+
+        async def check() -> Resolution:
+            known = await self._known_names(turn)
+            return await self.query_resolver.run("reference", known, llm=llm, model=model)
+
+        def speculative(keywords: LightRAGKeywords | None) -> Awaitable[Any]:
+            if keywords is None:
+                return retrieve(turn.query, param)
+            with_keywords = replace(param, hl_keywords=list(keywords.hl_keywords), ll_keywords=list(keywords.ll_keywords))
+            return retrieve(turn.query, with_keywords)
+
         return await search_beside_check(
-            check=lambda: self._run_resolver(turn, "reference"),
-            speculative=lambda: retrieve(turn.query, param),
+            check=check,
+            speculative=speculative,
             resolved=lambda resolution: self._retrieve_resolved(resolution, param, retrieve),
             on_error=error,
             on_decision=decided,
+            extract=extract,
+            reuse=partial(reuse_keywords, max_ll=config.max_ll_keywords, max_hl=config.max_hl_keywords),
         )
 
     # ---- LightRAG's query entry points ----------------------------------------
