@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from contextvars import ContextVar
 from dataclasses import InitVar, dataclass, replace
 from functools import partial
@@ -287,17 +288,22 @@ class ResolvingLightRAG(LightRAG):
         extract = None
         if turn.mode in GRAPH_MODES and text and not (param.ll_keywords or param.hl_keywords):
             extracted = asyncio.Event()
+            took: list[float] = []  # the extraction's seconds: what one call costs on this model now
             keyword_state = getattr(self, "_role_llm_states", {}).get("keyword")
             slot = one_call_at_a_time(llm)
             if slot is not None and slot is one_call_at_a_time(getattr(keyword_state, "raw_func", None)):
-                llm = call_after(extracted, llm)
+                llm = call_after(
+                    extracted, llm, timeout=config.reference_timeout, cost=lambda: took[0] if took else None
+                )
 
             async def extract() -> LightRAGKeywords | None:
+                started = time.perf_counter()
                 try:
                     hl, ll = await _operate.get_keywords_from_query(
                         text, param, self._build_global_config(), hashing_kv=self.llm_response_cache
                     )
                 finally:
+                    took.append(time.perf_counter() - started)
                     extracted.set()
                 return LightRAGKeywords.from_extraction(hl, ll)
 

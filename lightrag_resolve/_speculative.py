@@ -65,18 +65,32 @@ def one_call_at_a_time(llm: Any) -> Any:
     return None
 
 
-def call_after(ready: asyncio.Event, llm: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
-    """``llm``, whose calls wait until ``ready`` is set.
+def call_after(
+    ready: asyncio.Event,
+    llm: Callable[..., Awaitable[Any]],
+    *,
+    timeout: float,
+    cost: Callable[[], float | None] = lambda: None,
+) -> Callable[..., Awaitable[Any]]:
+    """``llm``, whose calls wait until ``ready`` is set, and are not sent when they cannot fit.
 
     On a model that serves one call at a time the check and LightRAG's keyword
     extraction cannot overlap; the extraction, which every outcome uses, goes
     first. The wait happens inside the check's model call, so it counts
-    against the check's timeout: the check never holds a turn longer than
-    ``reference_timeout`` from its start (contract §7).
+    against the check's ``timeout``: the check never holds a turn longer than
+    that from its start (contract §7). When what is left of ``timeout`` is
+    less than ``cost()`` (the seconds the extraction just took on the same
+    model), the call is not sent: it waits out its timeout instead, so no
+    abandoned generation keeps the model busy for the calls after it.
     """
 
     async def after_ready(*args: Any, **kwargs: Any) -> Any:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
         await ready.wait()
+        needed = cost()
+        if needed is not None and deadline - loop.time() < needed:
+            await asyncio.sleep(timeout)  # the caller's timeout ends this wait first
         return await llm(*args, **kwargs)
 
     after_ready.__wrapped__ = llm  # type: ignore[attr-defined]  # supports_json_schema looks through it

@@ -161,6 +161,16 @@ async def test_on_a_one_call_model_the_check_waiting_for_the_model_counts_agains
     assert spy.finished == [ASK]
 
 
+async def test_on_a_one_call_model_a_check_that_cannot_fit_in_its_time_left_is_never_sent(make_rag, monkeypatch):
+    # 0.3 s of extraction leaves 0.2 s of the check's 0.5 s: less than one call took on this model.
+    spy = RetrievalSpy(monkeypatch)
+    llm = OneSlotLLM(replies={"reference": "KEEP", "lightrag_keywords": extraction}, delays={"lightrag_keywords": 0.3})
+    rag = await make_rag(llm, resolver=ResolverConfig(reference_timeout=0.5))
+    result = await rag.aquery_data(ASK, param())
+    assert result["metadata"]["resolution"]["fallback_reason"] == "timeout"
+    assert llm.started == ["lightrag_keywords"] and spy.finished == [ASK]
+
+
 async def test_a_separate_reference_model_is_not_made_to_wait(make_rag):
     check = ScriptedLLM(replies={"reference": "KEEP"})
     llm = OneSlotLLM(replies={"lightrag_keywords": extraction}, delays={"lightrag_keywords": 0.3})
