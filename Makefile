@@ -45,7 +45,8 @@ FORMATTED := lightrag_resolve/_errors.py lightrag_resolve/local/_models.py tests
 	lightrag_resolve/_candidates.py lightrag_resolve/_grounding.py lightrag_resolve/_text.py \
 	lightrag_resolve/eval/_replay.py benchmarks/rank_report.py tests/test_candidates.py tests/test_grounding.py \
 	tests/test_hostile_text.py lightrag_resolve/_context.py tests/test_context.py \
-	lightrag_resolve/_host.py tests/test_host.py tests/test_resolution_in_hand.py
+	lightrag_resolve/_host.py tests/test_host.py tests/test_resolution_in_hand.py \
+	lightrag_resolve/_keyword_reuse.py lightrag_resolve/_speculative.py benchmarks/latency_local.py tests/test_keyword_reuse.py
 
 ## examples: every script in examples/ (offline, no model)
 examples: $(VENV)/.installed-test

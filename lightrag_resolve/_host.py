@@ -33,6 +33,7 @@ from importlib import metadata
 from typing import Any, Literal, TypeVar, cast
 
 import lightrag.lightrag as lightrag_core
+import lightrag.operate as lightrag_operate
 
 from ._errors import LightRAGResolveError
 
@@ -45,8 +46,10 @@ __all__ = [
     "SeamError",
     "check",
     "exempt_resolved",
+    "extract_keywords",
     "install",
     "keyword_role_llm",
+    "keyword_role_raw_func",
     "run_sync",
 ]
 
@@ -112,6 +115,8 @@ CORE: tuple[Internal, ...] = (
         module=_CORE, name="LightRAG._build_global_config", read_by=("LightRAG.aquery_llm", "LightRAG.aquery_data")
     ),
     Internal(module="lightrag.operate", name="role_llm_funcs", kind="key", read_by=("kg_query", "naive_query")),
+    # The speculative branch extracts with LightRAG's own function, so a RESOLVE reuses its keywords (contract §7).
+    Internal(module="lightrag.operate", name="get_keywords_from_query", kind="global", read_by=("kg_query",)),
 )
 """What ``ResolvingLightRAG`` uses; checked on its first construction."""
 
@@ -265,3 +270,17 @@ def keyword_role_llm(rag: Any) -> tuple[Callable[..., Awaitable[Any]], dict[str,
     if state is None or not callable(state.raw_func):
         return None
     return state.raw_func, dict(rag._get_effective_role_llm_kwargs("keyword"))
+
+
+def keyword_role_raw_func(rag: Any) -> Any:
+    """The keyword role's raw function, or ``None``: which model LightRAG's keyword extraction runs on."""
+    state = rag._role_llm_states.get("keyword")
+    return getattr(state, "raw_func", None)
+
+
+async def extract_keywords(rag: Any, text: str, param: Any) -> tuple[list[str], list[str]]:
+    """LightRAG's own keyword extraction for ``text`` (its prompt, cache and keyword role): ``(hl, ll)``."""
+    hl, ll = await lightrag_operate.get_keywords_from_query(
+        text, param, rag._build_global_config(), hashing_kv=rag.llm_response_cache
+    )
+    return hl, ll

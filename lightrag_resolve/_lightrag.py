@@ -14,12 +14,16 @@ and checked in ``_host``; the first instance installs them:
 * ``LightRAG._build_global_config`` hands ``kg_query`` its answer LLM; inside a
   speculative branch (contract §7) that function is gated so no answer is written
   from a context the reference check is about to replace.
+* ``lightrag.operate.get_keywords_from_query`` is LightRAG's own keyword
+  extraction; the speculative branch runs it first, so a resolved reference
+  can reuse its keywords (contract §7).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterator
 from dataclasses import InitVar, dataclass, replace
 from functools import partial
@@ -31,11 +35,12 @@ from lightrag.query_validation import meets_min_rag_query_weight
 from ._candidates import name_ngrams
 from ._config import ResolverConfig
 from ._conversation import Turn
-from ._host import exempt_resolved, install, keyword_role_llm, run_sync
+from ._host import exempt_resolved, extract_keywords, install, keyword_role_llm, keyword_role_raw_func, run_sync
+from ._keyword_reuse import LightRAGKeywords, reuse_keywords
 from ._report import report
 from ._resolution import Resolution, Resolved
-from ._resolver import Resolver
-from ._speculative import gate_answer, search_beside_check
+from ._resolver import GRAPH_MODES, Resolver
+from ._speculative import call_after, gate_answer, one_call_at_a_time, search_beside_check
 from ._tracing import query_span
 
 __all__ = ["ResolvingLightRAG"]
@@ -139,7 +144,11 @@ class ResolvingLightRAG(LightRAG):  # type: ignore[misc]  # LightRAG ships no ty
         if path == "reference" and not meets_min_rag_query_weight(turn.query):
             # Too light for LightRAG to search at all: let LightRAG reject it as usual.
             return Resolution(
-                query=turn.query, original_query=turn.query, mode=turn.mode, path="reference", fallback_reason="gate_declined"
+                query=turn.query,
+                original_query=turn.query,
+                mode=turn.mode,
+                path="reference",
+                fallback_reason="gate_declined",
             )
         return path
 
@@ -165,7 +174,9 @@ class ResolvingLightRAG(LightRAG):  # type: ignore[misc]  # LightRAG ships no ty
         turn = await self._known_names(turn)
         return await self.query_resolver.run(path, turn, llm=llm, model=model)  # type: ignore[arg-type]
 
-    async def aresolve(self, query: str, param: QueryParam = QueryParam(), *, resolve: bool | None = None) -> Resolution:
+    async def aresolve(
+        self, query: str, param: QueryParam = QueryParam(), *, resolve: bool | None = None
+    ) -> Resolution:
         """Decide how this turn would be retrieved, without retrieving."""
         turn = self._turn(query, param)
         with query_span(self.query_resolver.config, turn) as span:
@@ -235,6 +246,15 @@ class ResolvingLightRAG(LightRAG):  # type: ignore[misc]  # LightRAG ships no ty
         retrieve: Callable[[str, QueryParam], Awaitable[Any]],
         decided: Callable[[Resolution], None],
     ) -> tuple[Resolution, Any]:
+        """The reference check beside the speculative search (contract §7).
+
+        In graph modes LightRAG's own keyword extraction (``get_keywords_from_query``:
+        its prompt, cache and keyword-role LLM) runs first as its own task; the
+        speculative search uses its keywords, and a RESOLVE reuses them with the
+        name instead of extracting again. On a model that serves one call at a
+        time, shared by the check and LightRAG's keyword role, the check's call
+        waits for that extraction.
+        """
         error = Resolution(
             query=turn.query,
             original_query=turn.query,
@@ -243,12 +263,48 @@ class ResolvingLightRAG(LightRAG):  # type: ignore[misc]  # LightRAG ships no ty
             fallback_reason="llm_error",
             decision="error",
         )
+        config = self.query_resolver.config
+        llm, model = self._reference_llm()
+        text = turn.query.strip()
+        extract = None
+        if turn.mode in GRAPH_MODES and text and not (param.ll_keywords or param.hl_keywords):
+            extracted = asyncio.Event()
+            took: list[float] = []  # the extraction's seconds: what one call costs on this model now
+            slot = one_call_at_a_time(llm)
+            if slot is not None and slot is one_call_at_a_time(keyword_role_raw_func(self)):
+                llm = call_after(
+                    extracted, llm, timeout=config.reference_timeout, cost=lambda: took[0] if took else None
+                )
+
+            async def extract() -> LightRAGKeywords | None:
+                started = time.perf_counter()
+                try:
+                    hl, ll = await extract_keywords(self, text, param)
+                finally:
+                    took.append(time.perf_counter() - started)
+                    extracted.set()
+                return LightRAGKeywords.from_extraction(hl, ll)
+
+        async def check() -> Resolution:
+            known = await self._known_names(turn)
+            return await self.query_resolver.run("reference", known, llm=llm, model=model)
+
+        def speculative(keywords: LightRAGKeywords | None) -> Awaitable[Any]:
+            if keywords is None:
+                return retrieve(turn.query, param)
+            with_keywords = replace(
+                param, hl_keywords=list(keywords.hl_keywords), ll_keywords=list(keywords.ll_keywords)
+            )
+            return retrieve(turn.query, with_keywords)
+
         return await search_beside_check(
-            check=lambda: self._run_resolver(turn, "reference"),
-            speculative=lambda: retrieve(turn.query, param),
+            check=check,
+            speculative=speculative,
             resolved=lambda resolution: self._retrieve_resolved(resolution, param, retrieve),
             on_error=error,
             on_decision=decided,
+            extract=extract,
+            reuse=partial(reuse_keywords, max_ll=config.max_ll_keywords, max_hl=config.max_hl_keywords),
         )
 
     # ---- the Resolution in hand ---------------------------------------------

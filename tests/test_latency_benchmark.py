@@ -21,8 +21,8 @@ TURN_CLASSES = ("first turn", "short reply", "KEEP", "AMBIGUOUS", "RESOLVE")
 # LLM calls one turn starts with retrieval only (aquery_data); aquery adds the answer call.
 DESIGNED_CALLS = {
     "plain": {"first turn": 1, "short reply": 1, "KEEP": 1, "AMBIGUOUS": 1, "RESOLVE": 1},
-    # the resolver replaces LightRAG's keyword call; the check runs beside it; RESOLVE retrieves again
-    "library": {"first turn": 1, "short reply": 1, "KEEP": 2, "AMBIGUOUS": 2, "RESOLVE": 3},
+    # the resolver replaces LightRAG's keyword call; the check runs beside it; RESOLVE reuses its keywords
+    "library": {"first turn": 1, "short reply": 1, "KEEP": 2, "AMBIGUOUS": 2, "RESOLVE": 2},
     # one rewrite before every follow-up of at most 12 words
     "serial": {"first turn": 1, "short reply": 2, "KEEP": 2, "AMBIGUOUS": 2, "RESOLVE": 2},
 }
@@ -67,7 +67,7 @@ def _rows(text: str) -> dict[tuple[str, str, str], list[str]]:
     rows = {}
     for line in text.splitlines():
         cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
-        if line.startswith("| aquery"):
+        if line.startswith("| aquery") and len(cells) == 12:  # the table of every cell
             rows[(cells[0], cells[1], cells[2])] = cells
     return rows
 

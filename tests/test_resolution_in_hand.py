@@ -22,8 +22,12 @@ def scripted(**replies) -> ScriptedLLM:
     return ScriptedLLM(replies={"keywords": keyword_json(["Pulse POS"], ["Pulse POS retail"]), **replies})
 
 
-def param(mode: str = "mix") -> QueryParam:
-    return QueryParam(mode=mode, conversation_history=list(OFFER), enable_rerank=False)
+STATEMENT = [OFFER[0], {"role": "assistant", "content": "Oui : Pulse POS, notre terminal de fidélité."}]
+"""A window that asks nothing: a short reply to it carries no question (contract §5.6)."""
+
+
+def param(mode: str = "mix", history: list[dict[str, str]] = OFFER) -> QueryParam:
+    return QueryParam(mode=mode, conversation_history=list(history), enable_rerank=False)
 
 
 async def test_aretrieve_and_aanswer_hand_back_the_typed_resolution(make_rag):
@@ -67,10 +71,10 @@ async def test_a_resolution_made_before_is_retrieved_as_made_and_reported_once(m
 
 async def test_a_resolution_that_changed_nothing_gets_lightrags_own_refusal(make_rag):
     rag = await make_rag(scripted(keywords="NONE"))
-    resolution = await rag.aresolve("B1", param())
+    resolution = await rag.aresolve("B1", param(history=STATEMENT))
     assert not resolution.changed and resolution.fallback_reason == "empty"
     with pytest.raises(RAGQueryTooShortError):
-        await rag.aretrieve("B1", param(), resolution=resolution)
+        await rag.aretrieve("B1", param(history=STATEMENT), resolution=resolution)
 
 
 async def test_a_resolution_made_for_another_turn_is_refused_before_lightrag_runs(make_rag):

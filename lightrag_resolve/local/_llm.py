@@ -49,6 +49,9 @@ class LocalLLM:
     supports_json_schema = True
     """llama.cpp decodes under a JSON schema's grammar: the resolver sends its schemas."""
 
+    max_concurrent_calls = 1
+    """One generation at a time: the speculative search lets LightRAG's keyword call go first (contract §7)."""
+
     def __init__(
         self,
         model: ChatModel,
