@@ -44,7 +44,9 @@ FORMATTED := lightrag_resolve/_errors.py lightrag_resolve/local/_models.py tests
 	tests/test_exported_members.py tests/demo/test_demo_without_eval.py \
 	lightrag_resolve/_candidates.py lightrag_resolve/_grounding.py lightrag_resolve/_text.py \
 	lightrag_resolve/eval/_replay.py benchmarks/rank_report.py tests/test_candidates.py tests/test_grounding.py \
-	tests/test_hostile_text.py
+	tests/test_hostile_text.py lightrag_resolve/server/_served.py lightrag_resolve/server/_launch.py \
+	lightrag_resolve/cli/serve.py lightrag_resolve/cli/serve_gunicorn.py tests/server/test_serve_options.py \
+	tests/server/test_serve_offline.py tests/server/test_serve_local_model.py
 
 ## examples: every script in examples/ (offline, no model)
 examples: $(VENV)/.installed-test

@@ -2,7 +2,7 @@
 
 LightRAG's server (``lightrag-hku >=1.5.7,<1.6``) offers no hook to choose the
 RAG class or to let a too-short follow-up reach the core, so serving with
-resolution replaces six module-level names, all here, all checked first:
+resolution replaces up to seven module-level names, all here, all checked first:
 
 ``lightrag_server.LightRAG``
     ``create_app`` builds its one instance from this name; it becomes a
@@ -23,6 +23,10 @@ resolution replaces six module-level names, all here, all checked first:
     ``"\ud800"`` escape in the request's JSON) made the 422 itself fail to
     encode, a 500. The replacement hands LightRAG's handler the same errors
     with every text made UTF-8 encodable (U+FFFD for a lone surrogate).
+``ollama_api._ESTIMATE_TOKENIZER``
+    Only with a tokenizer of ours (``ServedModels.tokenizer``): the chat API
+    counts tokens with a ``TiktokenTokenizer()`` it builds on first use, which
+    downloads its file; it gets the served tokenizer instead.
 
 ``check`` verifies that each name exists *and* is read as a global by the
 code that uses it, so a LightRAG release that moves the logic stops start-up
@@ -33,6 +37,7 @@ built, and gunicorn's workers are forks of the process that built it.
 
 from __future__ import annotations
 
+import logging
 import types
 from collections.abc import Callable
 from importlib import metadata
@@ -45,9 +50,13 @@ from .._config import ResolverConfig
 from .._errors import LightRAGResolveError
 from .._lightrag import SUPPORTED_LIGHTRAG, ResolvingLightRAG
 from .._text import encodable
+from ..sample import insert_sample
 from ._deferral import defers_to_core
+from ._served import ServedModels, use_models
 
 __all__ = ["SeamError", "check", "install"]
+
+logger = logging.getLogger("lightrag_resolve")
 
 
 class SeamError(LightRAGResolveError, RuntimeError):
@@ -113,6 +122,11 @@ def check() -> None:
             _reads_global(ollama_routes, "internal_server_error") and _reads_global(ollama_routes, "_validate_ollama_rag_query"),
         ),
         ("ollama_api.internal_server_error", callable(getattr(ollama, "internal_server_error", None))),
+        (
+            "ollama_api._estimate_tokenizer using _ESTIMATE_TOKENIZER",
+            hasattr(ollama, "_ESTIMATE_TOKENIZER")
+            and _reads_global(getattr(ollama, "_estimate_tokenizer", None), "_ESTIMATE_TOKENIZER"),
+        ),
     ]
     missing = [what for what, present in expectations if not present]
     if missing:
@@ -125,12 +139,24 @@ def check() -> None:
 _ORIGINALS: dict[str, Any] = {}
 
 
-def _resolving_class(config: ResolverConfig) -> type[ResolvingLightRAG]:
+def _resolving_class(config: ResolverConfig, models: ServedModels, sample: bool) -> type[ResolvingLightRAG]:
     class ServerResolvingLightRAG(ResolvingLightRAG):
-        """``ResolvingLightRAG`` with the server's resolver settings as its default."""
+        """``ResolvingLightRAG`` with the server's resolver settings as its default.
+
+        The served models replace LightRAG's bindings before LightRAG wraps
+        them; with ``sample``, the bundled sample graph is inserted (once)
+        when the server opens its storages.
+        """
 
         def __post_init__(self, addon_params: dict[str, Any] | None, resolver: Any) -> None:
+            use_models(self, models)
             super().__post_init__(addon_params, config if resolver is None else resolver)
+
+        async def initialize_storages(self) -> None:
+            await super().initialize_storages()
+            if sample:
+                inserted = await insert_sample(self)
+                logger.info("bundled sample %s %s", "indexed into" if inserted else "already in", self.working_dir)
 
     return ServerResolvingLightRAG
 
@@ -207,12 +233,15 @@ def _encoding_validation_errors(original: Callable[..., Any]) -> Callable[..., A
     return validation_exception_handler
 
 
-def install(config: ResolverConfig) -> None:
+def install(config: ResolverConfig, *, models: ServedModels | None = None, sample: bool = False) -> None:
     """Make LightRAG's server build a resolving instance with ``config``.
 
-    Call before the app is created (``create_app``); calling again replaces
-    the configuration.
+    ``models`` replace LightRAG's configured LLM, embedding or tokenizer (the
+    chat API's token counter included); ``sample`` inserts the bundled sample
+    graph into the server's storage at start-up. Call before the app is
+    created (``create_app``); calling again replaces the configuration.
     """
+    models = models if models is not None else ServedModels()
     server, routes, ollama = _modules()
     if not _ORIGINALS:
         check()
@@ -223,10 +252,12 @@ def install(config: ResolverConfig) -> None:
             ollama_validate=ollama.validate_rag_query,
             ollama_error=ollama.internal_server_error,
             validation_handler=server.validation_exception_handler,
+            estimate_tokenizer=ollama._ESTIMATE_TOKENIZER,
         )
-    server.LightRAG = _resolving_class(config)
+    server.LightRAG = _resolving_class(config, models, sample)
     routes.QueryRequest = _deferring_request(_ORIGINALS["QueryRequest"], config)
     routes.internal_server_error = _translating(_ORIGINALS["routes_error"], _as_validation_error)
     ollama.validate_rag_query = _deferring_validator(_ORIGINALS["ollama_validate"], config)
     ollama.internal_server_error = _translating(_ORIGINALS["ollama_error"], _as_bad_request)
     server.validation_exception_handler = _encoding_validation_errors(_ORIGINALS["validation_handler"])
+    ollama._ESTIMATE_TOKENIZER = models.tokenizer if models.tokenizer is not None else _ORIGINALS["estimate_tokenizer"]
