@@ -11,6 +11,8 @@ import argparse
 import textwrap
 from collections.abc import Sequence
 
+from .._errors import LightRAGResolveError
+
 NAME = "serve"
 HELP = "run LightRAG's API server (lightrag-server) with follow-up resolution; arguments are lightrag-server's"
 
@@ -25,7 +27,7 @@ OWN_FLAGS = {
 """This command's own flags; implied: ``--local`` counts tokens offline."""
 
 
-class FlagError(ValueError):
+class FlagError(LightRAGResolveError, ValueError):
     """A flag of this command that a sub-command does not take; the message is the flag."""
 
 
