@@ -46,7 +46,8 @@ FORMATTED := lightrag_resolve/_errors.py lightrag_resolve/local/_models.py tests
 	lightrag_resolve/eval/_replay.py benchmarks/rank_report.py tests/test_candidates.py tests/test_grounding.py \
 	tests/test_hostile_text.py lightrag_resolve/_context.py tests/test_context.py \
 	lightrag_resolve/_host.py tests/test_host.py tests/test_resolution_in_hand.py \
-	lightrag_resolve/_keyword_reuse.py lightrag_resolve/_speculative.py benchmarks/latency_local.py tests/test_keyword_reuse.py
+	lightrag_resolve/_keyword_reuse.py lightrag_resolve/_speculative.py benchmarks/latency_local.py tests/test_keyword_reuse.py \
+	lightrag_resolve/server/_served.py lightrag_resolve/server/_launch.py lightrag_resolve/cli/serve.py lightrag_resolve/cli/serve_gunicorn.py tests/server/test_serve_options.py tests/server/test_serve_offline.py tests/server/test_serve_local_model.py
 
 ## examples: every script in examples/ (offline, no model)
 examples: $(VENV)/.installed-test

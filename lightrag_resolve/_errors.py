@@ -5,6 +5,7 @@
     LightRAGResolveError                      catch this for any of them
     ├── InputError (ValueError)               lightrag-resolve resolve: a turn it cannot read
     ├── DemoInputError (ValueError)           lightrag-resolve demo: an option it cannot honour
+    ├── FlagError (ValueError)                lightrag-resolve serve-gunicorn: a flag only serve takes
     ├── ResolverEnvError (ValueError)         lightrag_resolve.server: a malformed RESOLVER_* variable
     ├── SeamError (RuntimeError)              an installed LightRAG it cannot fit (first ResolvingLightRAG, or serve)
     ├── LocalModelError (RuntimeError)        lightrag_resolve.local: a local model it cannot make ready

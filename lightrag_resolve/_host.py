@@ -44,6 +44,7 @@ __all__ = [
     "SUPPORTED_LIGHTRAG",
     "Internal",
     "SeamError",
+    "chat_token_counter",
     "check",
     "exempt_resolved",
     "extract_keywords",
@@ -51,6 +52,7 @@ __all__ = [
     "keyword_role_llm",
     "keyword_role_raw_func",
     "run_sync",
+    "set_chat_token_counter",
 ]
 
 SUPPORTED_LIGHTRAG = "lightrag-hku >=1.5.7,<1.6"
@@ -73,6 +75,8 @@ class Internal:
     class or module (a dataclass field counts); an ``instance`` attribute or a
     ``key`` of a dict LightRAG builds exists only at run time, so its readers
     are all there is to check. ``holds``: names the value must contain.
+    ``lazy``: the name exists from import but is ``None`` until LightRAG
+    first fills it (a cache it builds on first use).
     """
 
     module: str
@@ -80,6 +84,7 @@ class Internal:
     kind: Literal["global", "attribute", "instance", "key"] = "attribute"
     read_by: tuple[str, ...] = ()
     holds: tuple[str, ...] = ()
+    lazy: bool = False
 
 
 _CORE = "lightrag.lightrag"
@@ -134,6 +139,8 @@ SERVER: tuple[Internal, ...] = (
     Internal(module=_OLLAMA, name="validate_rag_query", kind="global", read_by=("_validate_ollama_rag_query",)),
     Internal(module=_OLLAMA, name="_validate_ollama_rag_query", kind="global", read_by=("OllamaAPI.setup_routes",)),
     Internal(module=_OLLAMA, name="internal_server_error", kind="global", read_by=("OllamaAPI.setup_routes",)),
+    # Only with a served tokenizer: the chat API's token counter would download tiktoken's file.
+    Internal(module=_OLLAMA, name="_ESTIMATE_TOKENIZER", kind="global", read_by=("_estimate_tokenizer",), lazy=True),
 )
 """What ``lightrag_resolve.server`` replaces in LightRAG's server; checked before serving."""
 
@@ -183,7 +190,7 @@ def _problems(internal: Internal) -> list[str]:
     problems: list[str] = []
     if internal.kind in {"global", "attribute"}:
         value = _resolve(module, internal.name)
-        if value is _ABSENT or value is None:
+        if value is _ABSENT or (value is None and not internal.lazy):
             problems.append(f"{where} is absent")
         elif not all(key in value for key in internal.holds):
             problems.append(f"{where} lacks {', '.join(internal.holds)}")
@@ -284,3 +291,13 @@ async def extract_keywords(rag: Any, text: str, param: Any) -> tuple[list[str], 
         text, param, rag._build_global_config(), hashing_kv=rag.llm_response_cache
     )
     return hl, ll
+
+
+def chat_token_counter(ollama_api: Any) -> Any:
+    """The tokenizer LightRAG's Ollama chat API counts tokens with (``None`` until its first use)."""
+    return ollama_api._ESTIMATE_TOKENIZER
+
+
+def set_chat_token_counter(ollama_api: Any, tokenizer: Any) -> None:
+    """Give LightRAG's Ollama chat API ``tokenizer`` to count with, so it builds no downloading one."""
+    ollama_api._ESTIMATE_TOKENIZER = tokenizer

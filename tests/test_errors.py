@@ -5,6 +5,7 @@ import pytest
 from lightrag_resolve import LightRAGResolveError
 from lightrag_resolve.cli.demo import DemoInputError
 from lightrag_resolve.cli.resolve import InputError
+from lightrag_resolve.cli.serve import FlagError
 from lightrag_resolve.local import LocalModelError, ModelNotInstalledError
 from lightrag_resolve.server import ResolverEnvError
 from lightrag_resolve.server._seam import SeamError
@@ -15,6 +16,7 @@ from lightrag_resolve.server._seam import SeamError
     [
         (InputError, ValueError),
         (DemoInputError, ValueError),
+        (FlagError, ValueError),
         (ResolverEnvError, ValueError),
         (SeamError, RuntimeError),
         (LocalModelError, RuntimeError),

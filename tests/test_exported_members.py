@@ -28,7 +28,7 @@ PUBLIC = [
 ]
 """Every public name of ``lightrag_resolve``; a change here is a change of the public API."""
 
-SERVER = ["ENV_VARIABLES", "ResolverEnvError", "get_application", "resolver_config_from_env"]
+SERVER = ["ENV_VARIABLES", "ResolverEnvError", "ServedModels", "get_application", "resolver_config_from_env"]
 
 # Subpackages appear as attributes once imported; they are namespaces, not members.
 SUBPACKAGES = {"cli", "demo", "eval", "local", "openai_compat", "sample", "server"}

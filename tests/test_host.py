@@ -25,6 +25,7 @@ PACKAGE = Path(lightrag_resolve.__file__).parent
 ROOT = PACKAGE.parent
 
 LISTED = (
+    "_ESTIMATE_TOKENIZER",
     "_RoleLLMState",
     "_build_global_config",
     "_get_effective_role_llm_kwargs",

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from .._errors import LightRAGResolveError
+from ..local import LOCAL_RESOLVER_TIMEOUT
 
 NAME = "demo"
 HELP = "play scripted conversations over the bundled sample graph, with and without resolution"
@@ -66,7 +67,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--verbose", action="store_true", help="show LightRAG's own log lines")
 
 
-LOCAL_TIMEOUT = 180.0
+LOCAL_TIMEOUT = LOCAL_RESOLVER_TIMEOUT
 
 
 class DemoInputError(LightRAGResolveError, ValueError):

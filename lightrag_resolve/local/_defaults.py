@@ -10,7 +10,14 @@ from ._embedding import e5_embedding
 from ._llm import LocalLLM
 from ._tokenizer import offline_tokenizer
 
-__all__ = ["local_lightrag_kwargs"]
+__all__ = ["LOCAL_RESOLVER_TIMEOUT", "local_lightrag_kwargs"]
+
+LOCAL_RESOLVER_TIMEOUT = 180.0
+"""Seconds a resolver call may take on the local model (``ResolverConfig(timeout=..., reference_timeout=...)``).
+
+The library's defaults (10 s, 2 s) suit hosted models; on a CPU a call takes
+seconds, and a reference check that times out leaves every follow-up as written.
+"""
 
 
 def local_lightrag_kwargs(

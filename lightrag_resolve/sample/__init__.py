@@ -3,7 +3,8 @@
 ``kb.json`` is a LightRAG custom knowledge graph (42 documents, one chunk each,
 in French and English: 24 about the catalogue and 18 distractors that a reply
 searched on its own words finds instead) ready for
-``LightRAG.ainsert_custom_kg``; it needs no LLM to insert. ``items.jsonl``
+``LightRAG.ainsert_custom_kg``; it needs no LLM to insert (``insert_sample``
+does it once into any LightRAG instance). ``items.jsonl``
 holds the 80 scripted conversations used as the first evaluation dataset
 (contract §10): first turns, short replies, longer follow-ups and references, each
 with the documents that answer it. The formats are described in ``README.md``
@@ -19,6 +20,7 @@ from typing import Any
 __all__ = [
     "COMPANY_NAME",
     "TURN_CLASSES",
+    "insert_sample",
     "items_path",
     "kb_path",
     "load_custom_kg",
@@ -64,3 +66,24 @@ def load_items() -> list[dict[str, Any]]:
 def load_documents() -> dict[str, str]:
     """Each document's text by its id (``doc-01`` …), read from the knowledge graph's chunks."""
     return {chunk["source_id"]: chunk["content"] for chunk in load_custom_kg()["chunks"]}
+
+
+async def insert_sample(rag: Any) -> bool:
+    """Insert the knowledge graph into ``rag`` (a ``LightRAG``) unless its chunks are already there.
+
+    No LLM call: the graph is inserted as it is (``ainsert_custom_kg``), and
+    only the embedding runs. Returns whether anything was inserted. The chunks
+    are looked up by the id LightRAG gives them; should a LightRAG release
+    compute ids differently, the graph is inserted again, which rewrites the
+    same records.
+    """
+    from lightrag.utils import compute_mdhash_id, sanitize_text_for_encoding
+
+    graph = load_custom_kg()
+    ids = {
+        compute_mdhash_id(sanitize_text_for_encoding(chunk["content"]), prefix="chunk-") for chunk in graph["chunks"]
+    }
+    if not await rag.text_chunks.filter_keys(ids):
+        return False
+    await rag.ainsert_custom_kg(graph)
+    return True

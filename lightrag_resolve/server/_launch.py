@@ -5,21 +5,41 @@ Both entry points read LightRAG's arguments from ``sys.argv`` and its
 LightRAG does (``override=False``, so real environment variables win), checks
 the ``RESOLVER_*`` settings before paying for LightRAG's server imports, sets
 ``sys.argv`` for LightRAG to parse (``--help`` prints LightRAG's own help),
-installs the seam, and hands over.
+loads the served models if asked, installs the seam, and hands over.
+
+``local`` serves the ``local`` extra's LLM, embedding and offline tokenizer
+instead of LightRAG's bindings; ``offline_tokenizer`` only the tokenizer;
+``sample`` indexes the bundled sample into LightRAG's working directory.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, MutableMapping, Sequence
+from dataclasses import replace
 from typing import Any, Literal
 
+from .._config import ResolverConfig
 from ._env import ResolverEnvError, resolver_config_from_env
+from ._served import ServedModels, local_context_size
 
-__all__ = ["get_application", "launch"]
+__all__ = ["get_application", "launch", "served_resolver_config"]
 
 Entry = Literal["server", "gunicorn"]
+
+
+def _describe_models(models: ServedModels) -> str:
+    pieces: list[str] = []
+    if models.llm is not None:
+        pieces.append(f"LLM {models.llm_name}")
+    if models.embedding is not None:
+        pieces.append(f"embedding {models.embedding.model_name} ({models.embedding.embedding_dim} dimensions)")
+    if models.tokenizer is not None:
+        pieces.append(f"tokenizer {models.tokenizer.model_name}")
+    replaced = "LightRAG's LLM and embedding bindings are not used" if models.llm is not None else "offline"
+    return f"served models: {', '.join(pieces)} ({replaced})"
 
 
 def _describe(config: object) -> str:
@@ -30,11 +50,92 @@ def _describe(config: object) -> str:
     return f"resolver on, model: {model}"
 
 
-def launch(entry: Entry, argv: Sequence[str], prog: str) -> int:
+def served_resolver_config(
+    config: ResolverConfig, environ: Mapping[str, str], *, local: bool, sample: bool
+) -> ResolverConfig:
+    """``config`` with the defaults of the local model and of the bundled sample, where no variable chose.
+
+    A CPU model needs seconds per call, so with ``local`` the resolver's
+    timeouts become the local model's (the library's 10 s and 2 s suit hosted
+    models); serving the ``sample`` makes its company the resolver's company.
+    A ``RESOLVER_*`` value in ``environ`` always wins.
+    """
+
+    def unset(name: str) -> bool:
+        return not environ.get(name, "").strip()
+
+    changes: dict[str, Any] = {}
+    if local:
+        from ..local import LOCAL_RESOLVER_TIMEOUT
+
+        if unset("RESOLVER_TIMEOUT"):
+            changes["timeout"] = LOCAL_RESOLVER_TIMEOUT
+        if unset("RESOLVER_REFERENCE_TIMEOUT"):
+            changes["reference_timeout"] = LOCAL_RESOLVER_TIMEOUT
+    if sample and unset("RESOLVER_COMPANY_NAME"):
+        from ..sample import COMPANY_NAME
+
+        changes["company_name"] = COMPANY_NAME
+    return replace(config, **changes) if changes else config
+
+
+def _local_models() -> ServedModels:
+    """The ``local`` extra's three models, the LLM's context sized to LightRAG's prompt budget."""
+    from lightrag import QueryParam
+
+    from ..local import load_local_models
+
+    # QueryParam's defaults hold MAX_TOTAL_TOKENS as LightRAG read it (environment, then .env);
+    # 256 is the most tokens LocalLLM writes per answer by default.
+    local = load_local_models(n_ctx=local_context_size(QueryParam().max_total_tokens, 256))
+    return ServedModels(llm=local.llm, llm_name=local.llm_name, embedding=local.embedding, tokenizer=local.tokenizer)
+
+
+def _served_models(*, local: bool, offline_tokenizer: bool) -> ServedModels:
+    if local:
+        return _local_models()
+    if offline_tokenizer:
+        from ..local import offline_tokenizer as tokenizer
+
+        return ServedModels(tokenizer=tokenizer())
+    return ServedModels()
+
+
+def _name_local_models(environ: MutableMapping[str, str]) -> None:
+    """Let LightRAG's splash screen and ``/health`` name the models ``--local`` serves."""
+    from ..local import E5_DIM, E5_MODEL_NAME, QWEN25_CODER_1_5B
+
+    environ["LLM_MODEL"] = QWEN25_CODER_1_5B.name
+    environ["EMBEDDING_MODEL"] = E5_MODEL_NAME
+    environ["EMBEDDING_DIM"] = str(E5_DIM)
+
+
+def _show_resolutions(level: str) -> None:
+    """The library's log lines (one INFO line per resolved turn) on stderr, beside LightRAG's."""
+    library = logging.getLogger("lightrag_resolve")
+    if library.handlers:  # the application configured it already
+        return
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("%(levelname)s: lightrag_resolve: %(message)s"))
+    library.addHandler(handler)
+    library.setLevel(level)
+    library.propagate = False
+
+
+def launch(
+    entry: Entry,
+    argv: Sequence[str],
+    prog: str,
+    *,
+    local: bool = False,
+    offline_tokenizer: bool = False,
+    sample: bool = False,
+) -> int:
     """Run ``lightrag-server`` (``entry="server"``) or ``lightrag-gunicorn`` with ``argv``.
 
     Returns 2, with the reason on stderr, when a ``RESOLVER_*`` variable is
-    malformed or the installed LightRAG lacks the seam; otherwise what
+    malformed, a served model cannot load (the message names the install
+    command) or the installed LightRAG lacks the seam; otherwise what
     LightRAG's own entry point does (it exits the process on its own errors).
     """
     from dotenv import load_dotenv
@@ -45,18 +146,26 @@ def launch(entry: Entry, argv: Sequence[str], prog: str) -> int:
     except ResolverEnvError as exc:
         print(f"{prog}: {exc}", file=sys.stderr)
         return 2
+    config = served_resolver_config(config, os.environ, local=local, sample=sample)
+    if local:
+        _name_local_models(os.environ)
     sys.argv = [prog, *argv]
-    from lightrag.api.config import initialize_config
+    from lightrag.api.config import global_args, initialize_config
 
     initialize_config()  # parses sys.argv; exits on --help or a bad LightRAG argument
+    from ..local import LocalModelError
     from ._seam import SeamError, install
 
     try:
-        install(config)
-    except SeamError as exc:
+        models = _served_models(local=local, offline_tokenizer=offline_tokenizer)
+        install(config, models=models, sample=sample)
+    except (LocalModelError, SeamError) as exc:
         print(f"{prog}: {exc}", file=sys.stderr)
         return 2
+    _show_resolutions(str(getattr(global_args, "log_level", "INFO")))
     print(f"{prog}: {_describe(config)}", file=sys.stderr)
+    if models.llm is not None or models.tokenizer is not None:
+        print(f"{prog}: {_describe_models(models)}", file=sys.stderr)
     if entry == "gunicorn":
         from lightrag.api.run_with_gunicorn import main
     else:
@@ -65,16 +174,18 @@ def launch(entry: Entry, argv: Sequence[str], prog: str) -> int:
     return 0
 
 
-def get_application(args: Any = None) -> Any:
+def get_application(args: Any = None, *, models: ServedModels | None = None, sample: bool = False) -> Any:
     """LightRAG's app factory (``lightrag_server.get_application``) with resolution installed.
 
     For launchers of your own; ``lightrag-resolve serve`` and ``serve-gunicorn``
     call the same install. Like LightRAG's factory, it reads LightRAG's
-    arguments from ``sys.argv`` when ``args`` is ``None``.
+    arguments from ``sys.argv`` when ``args`` is ``None``. ``models`` replace
+    LightRAG's configured LLM, embedding or tokenizer (``ServedModels``);
+    ``sample`` indexes the bundled sample into the working directory.
     """
     from ._seam import install
 
-    install(resolver_config_from_env(os.environ))
+    install(resolver_config_from_env(os.environ), models=models, sample=sample)
     from lightrag.api.lightrag_server import get_application as lightrag_application
 
     return lightrag_application(args)

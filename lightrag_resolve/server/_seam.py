@@ -2,7 +2,7 @@
 
 LightRAG's server (``lightrag-hku >=1.5.7,<1.6``) offers no hook to choose the
 RAG class or to let a too-short follow-up reach the core, so serving with
-resolution replaces six module-level names, all here, all checked first:
+resolution replaces up to seven module-level names, all here, all checked first:
 
 ``lightrag_server.LightRAG``
     ``create_app`` builds its one instance from this name; it becomes a
@@ -23,6 +23,10 @@ resolution replaces six module-level names, all here, all checked first:
     ``"\ud800"`` escape in the request's JSON) made the 422 itself fail to
     encode, a 500. The replacement hands LightRAG's handler the same errors
     with every text made UTF-8 encodable (U+FFFD for a lone surrogate).
+``ollama_api._ESTIMATE_TOKENIZER``
+    Only with a tokenizer of ours (``ServedModels.tokenizer``): the chat API
+    counts tokens with a ``TiktokenTokenizer()`` it builds on first use, which
+    downloads its file; it gets the served tokenizer instead.
 
 ``check`` verifies each name as ``lightrag_resolve._host`` declares it
 (``SERVER``): present, and read as a global by the code that uses it, so a
@@ -34,6 +38,7 @@ gunicorn's workers are forks of the process that built it.
 
 from __future__ import annotations
 
+import logging
 import types
 from collections.abc import Callable
 from typing import Any
@@ -41,13 +46,17 @@ from typing import Any
 from lightrag.query_validation import RAGQueryTooShortError, validate_query_not_empty
 
 from .._config import ResolverConfig
-from .._host import SERVER, SeamError
+from .._host import SERVER, SeamError, chat_token_counter, set_chat_token_counter
 from .._host import check as check_internals
 from .._lightrag import ResolvingLightRAG
 from .._text import encodable
+from ..sample import insert_sample
 from ._deferral import defers_to_core
+from ._served import ServedModels, use_models
 
 __all__ = ["SeamError", "check", "install"]
+
+logger = logging.getLogger("lightrag_resolve")
 
 
 def _modules() -> tuple[types.ModuleType, types.ModuleType, types.ModuleType]:
@@ -67,12 +76,24 @@ def check() -> None:
 _ORIGINALS: dict[str, Any] = {}
 
 
-def _resolving_class(config: ResolverConfig) -> type[ResolvingLightRAG]:
+def _resolving_class(config: ResolverConfig, models: ServedModels, sample: bool) -> type[ResolvingLightRAG]:
     class ServerResolvingLightRAG(ResolvingLightRAG):
-        """``ResolvingLightRAG`` with the server's resolver settings as its default."""
+        """``ResolvingLightRAG`` with the server's resolver settings as its default.
+
+        The served models replace LightRAG's bindings before LightRAG wraps
+        them; with ``sample``, the bundled sample graph is inserted (once)
+        when the server opens its storages.
+        """
 
         def __post_init__(self, addon_params: dict[str, Any] | None, resolver: Any) -> None:
+            use_models(self, models)
             super().__post_init__(addon_params, config if resolver is None else resolver)
+
+        async def initialize_storages(self) -> None:
+            await super().initialize_storages()
+            if sample:
+                inserted = await insert_sample(self)
+                logger.info("bundled sample %s %s", "indexed into" if inserted else "already in", self.working_dir)
 
     return ServerResolvingLightRAG
 
@@ -149,12 +170,15 @@ def _encoding_validation_errors(original: Callable[..., Any]) -> Callable[..., A
     return validation_exception_handler
 
 
-def install(config: ResolverConfig) -> None:
+def install(config: ResolverConfig, *, models: ServedModels | None = None, sample: bool = False) -> None:
     """Make LightRAG's server build a resolving instance with ``config``.
 
-    Call before the app is created (``create_app``); calling again replaces
-    the configuration.
+    ``models`` replace LightRAG's configured LLM, embedding or tokenizer (the
+    chat API's token counter included); ``sample`` inserts the bundled sample
+    graph into the server's storage at start-up. Call before the app is
+    created (``create_app``); calling again replaces the configuration.
     """
+    models = models if models is not None else ServedModels()
     server, routes, ollama = _modules()
     if not _ORIGINALS:
         check()
@@ -165,10 +189,14 @@ def install(config: ResolverConfig) -> None:
             ollama_validate=ollama.validate_rag_query,
             ollama_error=ollama.internal_server_error,
             validation_handler=server.validation_exception_handler,
+            estimate_tokenizer=chat_token_counter(ollama),
         )
-    server.LightRAG = _resolving_class(config)
+    server.LightRAG = _resolving_class(config, models, sample)
     routes.QueryRequest = _deferring_request(_ORIGINALS["QueryRequest"], config)
     routes.internal_server_error = _translating(_ORIGINALS["routes_error"], _as_validation_error)
     ollama.validate_rag_query = _deferring_validator(_ORIGINALS["ollama_validate"], config)
     ollama.internal_server_error = _translating(_ORIGINALS["ollama_error"], _as_bad_request)
     server.validation_exception_handler = _encoding_validation_errors(_ORIGINALS["validation_handler"])
+    set_chat_token_counter(
+        ollama, models.tokenizer if models.tokenizer is not None else _ORIGINALS["estimate_tokenizer"]
+    )

@@ -95,16 +95,58 @@ def _stop(process: subprocess.Popen[bytes]) -> None:
         process.wait(timeout=5)
 
 
+REPO = HERE.parents[1]
+
+SHIM = (sys.executable, str(HERE / "offline_launcher.py"))
+"""The launcher that maps tiktoken to its offline encoding (``offline_launcher.py``)."""
+
+CLI = (sys.executable, "-m", "lightrag_resolve.cli")
+"""``lightrag-resolve`` itself, no shim; ``checkout_env`` puts this checkout first on its path."""
+
+
+def checkout_env(env: dict[str, str]) -> dict[str, str]:
+    """``env`` for ``CLI``: this checkout's package, not another copy the environment has installed."""
+    return {**env, "PYTHONPATH": str(REPO)}
+
+
+def offline_env(workdir: Path) -> dict[str, str]:
+    """Variables that make any download fail: an empty tiktoken cache and proxies nobody listens on.
+
+    The cache is emptied so that a tiktoken file this machine fetched once cannot hide a download;
+    loopback stays direct, so the server still reaches the fake endpoint.
+    """
+    cache = workdir / "tiktoken-cache"
+    cache.mkdir(exist_ok=True)
+    dead = f"http://127.0.0.1:{free_port()}"
+    return {
+        "TIKTOKEN_CACHE_DIR": str(cache),
+        "HTTP_PROXY": dead,
+        "HTTPS_PROXY": dead,
+        "http_proxy": dead,
+        "https_proxy": dead,
+        "NO_PROXY": "127.0.0.1,localhost",
+        "no_proxy": "127.0.0.1,localhost",
+        "HF_HUB_OFFLINE": "1",
+    }
+
+
 @contextmanager
-def running_server(command: str, args: list[str], env: dict[str, str], workdir: Path) -> Iterator[RunningServer]:
-    """``lightrag-resolve <command> <args>`` on a free port, ready (``/health``) within ``START_TIMEOUT``."""
+def running_server(
+    command: str,
+    args: list[str],
+    env: dict[str, str],
+    workdir: Path,
+    *,
+    launcher: tuple[str, ...] = SHIM,
+    start_timeout: float = START_TIMEOUT,
+) -> Iterator[RunningServer]:
+    """``lightrag-resolve <command> <args>`` on a free port, ready (``/health``) within ``start_timeout``."""
     import httpx
 
     port = free_port()
     log = workdir / f"{command}.log"
     argv = [
-        sys.executable,
-        str(HERE / "offline_launcher.py"),
+        *launcher,
         command,
         "--host",
         "127.0.0.1",
@@ -122,7 +164,7 @@ def running_server(command: str, args: list[str], env: dict[str, str], workdir: 
         )
     server = RunningServer(base_url=f"http://127.0.0.1:{port}", process=process, log=log)
     try:
-        deadline = time.monotonic() + START_TIMEOUT
+        deadline = time.monotonic() + start_timeout
         while True:
             if process.poll() is not None:
                 pytest.fail(f"the server exited with {process.returncode}:\n{server.log_tail()}")
@@ -132,7 +174,7 @@ def running_server(command: str, args: list[str], env: dict[str, str], workdir: 
             except httpx.HTTPError:
                 pass
             if time.monotonic() > deadline:
-                pytest.fail(f"the server was not ready within {START_TIMEOUT:.0f} s:\n{server.log_tail()}")
+                pytest.fail(f"the server was not ready within {start_timeout:.0f} s:\n{server.log_tail()}")
             time.sleep(0.25)
         yield server
     finally:

@@ -1,0 +1,120 @@
+"""``serve``'s own options: ``--local``, ``--offline-tokenizer``, ``--sample``, without a model or a server.
+
+What they change is pure (the flags taken out, the resolver's defaults, the
+local model's context); the errors stop before LightRAG's server is imported.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+from harness import require_server_deps
+
+from lightrag_resolve import ResolverConfig
+from lightrag_resolve.cli import main
+from lightrag_resolve.cli.serve import OWN_FLAGS, FlagError, split_flags
+from lightrag_resolve.local import LOCAL_RESOLVER_TIMEOUT
+from lightrag_resolve.sample import COMPANY_NAME
+from lightrag_resolve.server._launch import served_resolver_config
+from lightrag_resolve.server._served import local_context_size
+
+
+def test_own_flags_are_taken_out_and_lightrags_arguments_keep_their_order():
+    own, rest = split_flags(["--port", "9621", "--local", "--working-dir", "kb", "--sample"], tuple(OWN_FLAGS))
+    assert own == {"--local", "--sample"}
+    assert rest == ["--port", "9621", "--working-dir", "kb"]
+
+
+def test_only_exact_tokens_are_own_flags():
+    own, rest = split_flags(["--local-thing", "--working-dir=--local"], tuple(OWN_FLAGS))
+    assert own == set() and rest == ["--local-thing", "--working-dir=--local"]
+
+
+def test_a_flag_the_command_does_not_take_is_refused_by_name():
+    with pytest.raises(FlagError, match="--local"):
+        split_flags(["--workers", "2", "--local"], ("--offline-tokenizer",))
+
+
+@pytest.mark.parametrize("flag", ["--local", "--sample"])
+def test_serve_gunicorn_refuses_the_single_process_flags(flag: str, capsys: pytest.CaptureFixture[str]):
+    assert main(["serve-gunicorn", "--workers", "2", flag]) == 2
+    err = capsys.readouterr().err
+    assert flag in err and "lightrag-resolve serve" in err
+
+
+def test_local_gives_the_resolver_the_local_models_timeouts():
+    config = served_resolver_config(ResolverConfig(), {}, local=True, sample=False)
+    assert (config.timeout, config.reference_timeout) == (LOCAL_RESOLVER_TIMEOUT, LOCAL_RESOLVER_TIMEOUT)
+    assert config.company_name is None
+
+
+def test_the_sample_gives_the_resolver_its_company():
+    config = served_resolver_config(ResolverConfig(), {}, local=False, sample=True)
+    assert config.company_name == COMPANY_NAME
+    assert (config.timeout, config.reference_timeout) == (ResolverConfig().timeout, ResolverConfig().reference_timeout)
+
+
+def test_a_resolver_variable_wins_over_those_defaults():
+    environ = {"RESOLVER_TIMEOUT": "7", "RESOLVER_COMPANY_NAME": "Helix", "RESOLVER_REFERENCE_TIMEOUT": " "}
+    given = ResolverConfig(timeout=7, company_name="Helix")
+    config = served_resolver_config(given, environ, local=True, sample=True)
+    assert (config.timeout, config.company_name) == (7, "Helix")
+    assert config.reference_timeout == LOCAL_RESOLVER_TIMEOUT  # blank counts as unset
+
+
+def test_without_local_or_sample_the_configuration_is_untouched():
+    given = ResolverConfig(company_name="Helix")
+    assert served_resolver_config(given, {}, local=False, sample=False) is given
+
+
+@pytest.mark.parametrize(
+    ("budget", "context"),
+    [
+        (30000, 32768),  # LightRAG's default budget: the model's whole trained context
+        (6000, 8192),  # 7,500 + 256 rounded up to a multiple of 1,024
+        (3000, 4096),
+        (100, 2048),  # never below the resolver's and LightRAG's short prompts
+    ],
+)
+def test_the_local_models_context_holds_lightrags_prompt_budget_and_the_answer(budget: int, context: int):
+    size = local_context_size(budget, 256)
+    assert size == context
+    assert size % 1024 == 0
+    assert size >= min(32768, budget + 256)
+
+
+@pytest.fixture
+def clean_start(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """No RESOLVER_* from outside, an empty working directory, sys.argv and LightRAG's model names restored."""
+    require_server_deps()
+    for name in [name for name in os.environ if name.startswith("RESOLVER_")]:
+        monkeypatch.delenv(name)
+    for name in ("LLM_MODEL", "EMBEDDING_MODEL", "EMBEDDING_DIM"):  # --local names its models there
+        monkeypatch.setenv(name, os.environ.get(name, "unset"))
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "argv", list(sys.argv))
+
+
+@pytest.mark.usefixtures("clean_start")
+def test_help_lists_this_commands_flags_after_lightrags(capsys: pytest.CaptureFixture[str]):
+    with pytest.raises(SystemExit) as exit_:
+        main(["serve", "--help"])
+    assert exit_.value.code == 0
+    out = capsys.readouterr().out
+    assert out.startswith("usage: lightrag-resolve serve") and "--llm-binding" in out
+    assert out.index("--llm-binding") < out.index("lightrag-resolve options")
+    assert all(flag in out for flag in OWN_FLAGS)
+
+
+@pytest.mark.usefixtures("clean_start")
+def test_local_without_the_local_extra_names_the_install_command(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+):
+    # The runtime is hidden, whether or not this machine has it: the real loader must then say what to install.
+    monkeypatch.setitem(sys.modules, "llama_cpp", None)
+    assert main(["serve", "--local", "--port", "1"]) == 2
+    err = capsys.readouterr().err
+    assert "is not installed" in err and "scripts/install-local.sh" in err and "lightrag-resolve[local]" in err
