@@ -5,13 +5,14 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from fakes import ScriptedLLM, keyword_json
 from lightrag_resolve import Message, Resolution, Resolver, ResolverConfig, Turn
 from lightrag_resolve._conversation import recent_messages
-from lightrag_resolve._enforce import contains_phrase, is_scaffold
+from lightrag_resolve._enforce import append_context, contains_phrase, is_scaffold
+from lightrag_resolve._text import clean_single_line
 from strategies import history, model_output, modes, queries
 
 HISTORY = (
@@ -202,6 +203,8 @@ def test_history_window_reads_the_last_messages_only():
 
 
 @given(model_output, queries, modes, history)
+@example(":", "0\x1b", "naive", [{"role": "user", "content": "A"}])  # an escape in the words, cleaned in the text
+@example("NONE", "Oui", "mix", [{"role": "assistant", "content": "Kadoro ou Magazio ?"}])  # the question stays
 def test_any_model_output_gives_a_lawful_resolution(output, query, mode, raw_history):
     config = ResolverConfig(company_name="Helix")
     the_turn = Turn(query=query, history=recent_messages(raw_history, 2), mode=mode, company_name="Helix")
@@ -210,15 +213,21 @@ def test_any_model_output_gives_a_lawful_resolution(output, query, mode, raw_his
     assert isinstance(resolution, Resolution)
     assert bool(resolution.ll_keywords) == bool(resolution.hl_keywords)
     assert resolution.original_query == query
+    context = resolution.context
+    if context is not None:
+        # Only a short reply to the assistant's question carries it, at the end of its text (contract §5.6).
+        assert resolution.path in {"keywords", "text"} and the_turn.history[-1].role == "assistant"
+        assert resolution.query.endswith(f" — {context}") or resolution.query == context
     if resolution.fallback_reason is not None:
-        assert resolution.query == query and not resolution.ll_keywords
+        assert resolution.query == append_context(query, context) and not resolution.ll_keywords
     if mode in {"bypass"}:
         assert resolution.query == query
-    if resolution.path in {"keywords", "text"} and resolution.changed:
+    if resolution.path in {"keywords", "text"} and resolution.changed and resolution.fallback_reason is None:
         # The visitor's words are never lost: in front of the meaning, or inside it.
-        prefix = f"{query.strip()} — "
-        meaning = resolution.query[len(prefix):] if resolution.query.startswith(prefix) else resolution.query
-        assert resolution.query.startswith(prefix) or contains_phrase(meaning, query)
+        body = resolution.query[: -len(f" — {context}")] if context and resolution.query != context else resolution.query
+        prefix = f"{clean_single_line(query)} — "
+        meaning = body[len(prefix):] if body.startswith(prefix) else body
+        assert body.startswith(prefix) or contains_phrase(meaning, query)
         assert len(meaning.split()) <= config.max_query_words and not is_scaffold(meaning)
         if resolution.path == "text":
             assert contains_phrase(meaning, "Helix")
