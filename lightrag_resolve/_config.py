@@ -38,6 +38,8 @@ class ResolverConfig:
     is ``auto`` (a JSON schema for LLM functions marked
     ``supports_json_schema``, JSON mode for the rest), ``json_schema`` (always
     send the schema) or ``off`` (send no ``response_format``).
+    ``graph_lookup_timeout`` bounds, in seconds, the one graph lookup of the
+    window's names (contract §5.4); past it the turn gets no graph-known names.
     ``reply_context_words`` is how many of the last words of the assistant's
     question a short reply carries into its retrieval text (contract §5.6);
     0 turns the context off.
@@ -60,6 +62,7 @@ class ResolverConfig:
     reference_model_name: str | None = None
     reference_timeout: float = 2.0
     reference_in_naive: bool = True
+    graph_lookup_timeout: float = 1.0
     structured_output: str = "auto"
     capture_content: bool | None = None
     on_resolution: Callable[[Resolution], None] | None = None
@@ -81,7 +84,7 @@ class ResolverConfig:
         value = self.reply_context_words
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
             raise ValueError(f"ResolverConfig.reply_context_words must be an int >= 0, got {value!r}")
-        for name in ("timeout", "reference_timeout"):
+        for name in ("timeout", "reference_timeout", "graph_lookup_timeout"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
                 raise ValueError(f"ResolverConfig.{name} must be a positive number of seconds, got {value!r}")

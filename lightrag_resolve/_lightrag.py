@@ -45,8 +45,6 @@ from ._tracing import query_span
 
 __all__ = ["ResolvingLightRAG"]
 
-GRAPH_LOOKUP_TIMEOUT = 1.0
-"""Seconds the graph may take to say which of the window's names it knows; past that, none are used."""
 
 logger = logging.getLogger("lightrag_resolve")
 
@@ -163,7 +161,7 @@ class ResolvingLightRAG(LightRAG):  # type: ignore[misc]  # LightRAG ships no ty
         if not spans or graph is None:
             return turn
         try:
-            found = await asyncio.wait_for(graph.has_nodes_batch(spans), GRAPH_LOOKUP_TIMEOUT)
+            found = await asyncio.wait_for(graph.has_nodes_batch(spans), self.query_resolver.config.graph_lookup_timeout)
         except Exception:  # the graph's failure costs the candidates, never the query
             logger.debug("graph lookup of candidate names failed", exc_info=True)
             return turn

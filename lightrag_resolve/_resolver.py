@@ -12,9 +12,9 @@ from __future__ import annotations
 import logging
 import time
 from dataclasses import replace
-from typing import Any, Awaitable, Callable
+from typing import Any, Callable
 
-from ._config import ResolverConfig
+from ._config import LLMFunc, ResolverConfig
 from ._conversation import Turn
 from ._enforce import (
     NameOutcome,
@@ -48,7 +48,6 @@ logger = logging.getLogger("lightrag_resolve")
 
 GRAPH_MODES = frozenset({"local", "global", "hybrid", "mix"})
 
-LLM = Callable[..., Awaitable[Any]]
 
 
 class Resolver:
@@ -128,7 +127,7 @@ class Resolver:
             logger.warning("should_resolve raised; the turn goes through unresolved", exc_info=True)
             return False
 
-    async def run(self, path: Path, turn: Turn, *, llm: LLM, model: str | None = None) -> Resolution:
+    async def run(self, path: Path, turn: Turn, *, llm: LLMFunc, model: str | None = None) -> Resolution:
         """Run the resolver of ``path`` (``keywords``, ``text`` or ``reference``), timed."""
         started = time.perf_counter()
         resolvers = {"keywords": self.resolve_keywords, "text": self.resolve_text, "reference": self.check_reference}
@@ -144,8 +143,8 @@ class Resolver:
         self,
         turn: Turn,
         *,
-        llm: LLM,
-        reference_llm: LLM | None = None,
+        llm: LLMFunc,
+        reference_llm: LLMFunc | None = None,
         enabled: bool | None = None,
         caller_keywords: bool = False,
         model: str | None = None,
@@ -172,7 +171,7 @@ class Resolver:
 
     # ---- the three resolvers ----------------------------------------------
 
-    async def _ask(self, build: Callable[[Turn], Prompt], turn: Turn, llm: LLM, timeout: float, **kwargs: Any) -> ModelReply:
+    async def _ask(self, build: Callable[[Turn], Prompt], turn: Turn, llm: LLMFunc, timeout: float, **kwargs: Any) -> ModelReply:
         try:
             prompt = build(turn)
         except Exception:
@@ -193,7 +192,7 @@ class Resolver:
             query=turn.query, original_query=turn.query, mode=turn.mode, path=path, model=model, raw_output=reply.text
         )
 
-    def _output_format(self, llm: LLM, schema: dict[str, Any], *, json_fallback: bool) -> dict[str, Any]:
+    def _output_format(self, llm: LLMFunc, schema: dict[str, Any], *, json_fallback: bool) -> dict[str, Any]:
         """The ``response_format`` to send: the schema where the backend decodes under one, else JSON mode or nothing."""
         wanted = self.config.structured_output
         if wanted == "off":
@@ -219,7 +218,7 @@ class Resolver:
             context=context,
         )
 
-    async def resolve_keywords(self, turn: Turn, llm: LLM, *, model: str | None = None) -> Resolution:
+    async def resolve_keywords(self, turn: Turn, llm: LLMFunc, *, model: str | None = None) -> Resolution:
         """Short reply in a graph mode: grounded keywords, and the resolved meaning added to the text."""
         config = self.config
         schema = keyword_schema(max_ll=config.max_ll_keywords, max_hl=config.max_hl_keywords)
@@ -273,7 +272,7 @@ class Resolver:
             meaning = " ".join(words[: config.max_query_words]) or None
         return meaning
 
-    async def resolve_text(self, turn: Turn, llm: LLM, *, model: str | None = None) -> Resolution:
+    async def resolve_text(self, turn: Turn, llm: LLMFunc, *, model: str | None = None) -> Resolution:
         """Short reply in ``naive`` mode: the resolved meaning added to the visitor's words."""
         reply = await self._ask(self.text_prompt, turn, llm, self.config.timeout)
         base = self._short_reply_base(turn, "text", reply, model)
@@ -288,7 +287,7 @@ class Resolver:
             return replace(base, fallback_reason=refused.fallback_reason or "unparsable")
         return replace(base, query=append_context(append_meaning(turn.query, meaning), base.context))
 
-    async def check_reference(self, turn: Turn, llm: LLM, *, model: str | None = None) -> Resolution:
+    async def check_reference(self, turn: Turn, llm: LLMFunc, *, model: str | None = None) -> Resolution:
         """Longer follow-up: append one name the conversation established, or keep the message."""
         untouched = Resolution(query=turn.query, original_query=turn.query, mode=turn.mode, path="reference")
         if not turn.candidates.names:

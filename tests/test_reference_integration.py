@@ -391,3 +391,23 @@ def test_retrieval_input_is_the_message_or_the_message_plus_one_accepted_name(ou
         assert not contains_phrase("Helix", entity) and len(entity.split()) <= 6
     else:
         assert seen == [ASK]
+
+
+async def test_a_graph_slower_than_its_bound_adds_no_names_and_the_query_goes_on(make_rag, monkeypatch):
+    """contract §5.4: the graph lookup of the window's names is bounded by ``graph_lookup_timeout``."""
+    rag = await make_rag(scripted("RESOLVE: Pulse POS"), resolver=ResolverConfig(graph_lookup_timeout=0.05))
+    graph = rag.chunk_entity_relation_graph
+    asked = []
+
+    async def stuck_lookup(names):
+        asked.append(list(names))
+        await asyncio.Event().wait()  # never answers: only the bound ends the lookup
+
+    monkeypatch.setattr(graph, "has_nodes_batch", stuck_lookup)
+    # Without the bound this would wait forever; 10 s is only the test's own guard against a hang.
+    resolution = await asyncio.wait_for(rag.aresolve("Which retailers already run it?", param()), 10)
+    assert asked, "the graph was asked"
+    # Past the bound the graph's names are not used; the names the window itself shows still are.
+    assert resolution.decision == "resolve" and resolution.entity == "Pulse POS"
+    with pytest.raises(ValueError, match="graph_lookup_timeout"):
+        ResolverConfig(graph_lookup_timeout=0)
