@@ -177,7 +177,7 @@ class Resolver:
         except Exception:
             logger.warning("building the resolver prompt raised", exc_info=True)
             return ModelReply(text=None, failure="llm_error", elapsed_ms=0.0)
-        return await ask_model(llm, prompt, timeout=timeout, **kwargs)
+        return await ask_model(llm, prompt, timeout=timeout, **kwargs, **output_limits(llm, prompt, kwargs))
 
     def _read(self, parse: Callable[[str], Any], text: str) -> Any:
         try:
@@ -326,14 +326,35 @@ class Resolver:
 
 
 def supports_json_schema(llm: Any) -> bool:
-    """Whether an LLM function says it decodes under a JSON schema (``supports_json_schema = True``).
+    """Whether an LLM function says it decodes under a JSON schema (``supports_json_schema = True``)."""
+    return _marked(llm, "supports_json_schema")
 
-    Looked up on the function, then through ``functools.partial`` and
-    ``__wrapped__`` layers, since LightRAG hands its role functions on wrapped.
+
+def output_limits(llm: Any, prompt: Prompt, request: dict[str, Any]) -> dict[str, Any]:
+    """The prompt's ``max_tokens`` and ``stop`` for an LLM function marked ``supports_output_limits``.
+
+    Hosted APIs differ on both (some reasoning models refuse ``stop``), so an
+    unmarked function gets neither. ``stop`` goes only with a free-text
+    ``request``: a JSON answer may break its lines.
+    """
+    if not _marked(llm, "supports_output_limits"):
+        return {}
+    limits: dict[str, Any] = {}
+    if prompt.max_tokens is not None:
+        limits["max_tokens"] = prompt.max_tokens
+    if prompt.stop and request.get("response_format") is None:
+        limits["stop"] = list(prompt.stop)
+    return limits
+
+
+def _marked(llm: Any, marker: str) -> bool:
+    """Whether ``marker`` is ``True`` on the function, or through ``functools.partial`` and ``__wrapped__`` layers.
+
+    LightRAG hands its role functions on wrapped.
     """
     seen = 0
     while llm is not None and seen < 8:
-        if getattr(llm, "supports_json_schema", False) is True:
+        if getattr(llm, marker, False) is True:
             return True
         llm = getattr(llm, "func", None) or getattr(llm, "__wrapped__", None)
         seen += 1

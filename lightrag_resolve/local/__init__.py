@@ -10,6 +10,7 @@ from ._errors import LocalModelError, ModelNotInstalledError
 from ._gguf import QWEN25_CODER_1_5B, SplitGGUF, assemble_gguf, cache_dir
 from ._llm import ChatModel, LocalLLM
 from ._models import LocalModels, load_local_models
+from ._prefix_cache import PrefixStateCache
 from ._tokenizer import OFFLINE_ENCODING, offline_tokenizer
 
 __all__ = [
@@ -23,6 +24,7 @@ __all__ = [
     "LocalModels",
     "ModelNotInstalledError",
     "OFFLINE_ENCODING",
+    "PrefixStateCache",
     "QWEN25_CODER_1_5B",
     "SplitGGUF",
     "TextEncoder",

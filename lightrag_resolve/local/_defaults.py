@@ -12,11 +12,15 @@ from ._tokenizer import offline_tokenizer
 
 __all__ = ["LOCAL_RESOLVER_TIMEOUT", "local_lightrag_kwargs"]
 
-LOCAL_RESOLVER_TIMEOUT = 180.0
+LOCAL_RESOLVER_TIMEOUT = 30.0
 """Seconds a resolver call may take on the local model (``ResolverConfig(timeout=..., reference_timeout=...)``).
 
 The library's defaults (10 s, 2 s) suit hosted models; on a CPU a call takes
 seconds, and a reference check that times out leaves every follow-up as written.
+Set from ``benchmarks/local_resolver.py`` (2026-12-01, 2 cores loaded by two other
+model processes): a warm resolver call's p90 was under 10 s and LightRAG's
+warm keyword call, which a one-slot model's check waits for, under 4 s; 30 s is
+about twice their sum. A cold first call on a loaded machine can still exceed it.
 """
 
 

@@ -22,6 +22,7 @@ from lightrag.utils import TruncatedResponse
 
 from ._errors import INSTALL_HINT, LocalModelError, ModelNotInstalledError
 from ._gguf import QWEN25_CODER_1_5B, SplitGGUF, assemble_gguf
+from ._prefix_cache import DEFAULT_PREFIX_CACHE_BYTES, PrefixStateCache, attach_prefix_cache
 from ._request import ChatRequest, build_request
 
 __all__ = ["ChatModel", "LocalLLM"]
@@ -51,6 +52,12 @@ class LocalLLM:
 
     max_concurrent_calls = 1
     """One generation at a time: the speculative search lets LightRAG's keyword call go first (contract §7)."""
+
+    supports_output_limits = True
+    """Honours ``max_tokens`` and ``stop`` per call: the resolver bounds its short answers (contract §5)."""
+
+    prefix_cache: PrefixStateCache | None = None
+    """The state cache that keeps fixed instruction prefixes warm, when ``load`` attached one."""
 
     def __init__(
         self,
@@ -86,6 +93,8 @@ class LocalLLM:
         model: SplitGGUF = QWEN25_CODER_1_5B,
         n_ctx: int = 8192,
         n_threads: int | None = None,
+        n_batch: int = 512,
+        prefix_cache_bytes: int | None = DEFAULT_PREFIX_CACHE_BYTES,
         max_tokens: int = 256,
         temperature: float = 0.0,
         repeat_penalty: float = 1.1,
@@ -93,8 +102,12 @@ class LocalLLM:
         """Load a GGUF file, by default the packaged Qwen2.5-Coder-1.5B-Instruct.
 
         Without ``model_path`` the model's parts are assembled into the cache
-        on first use (about 1.1 GB, once). ``n_threads`` defaults to every CPU
-        this process may use. Nothing is downloaded.
+        on first use (about 1.1 GB, once). ``n_threads`` (generation and prompt
+        evaluation alike) defaults to every CPU this process may use; prompts
+        up to ``n_batch`` tokens are evaluated in one batch. ``prefix_cache_bytes``
+        bounds the ``PrefixStateCache`` that keeps each repeated system prompt
+        evaluated across unrelated calls (``None`` or 0: none, llama.cpp then
+        reuses only the previous prompt's prefix). Nothing is downloaded.
         """
         path = Path(model_path) if model_path is not None else assemble_gguf(model)
         name = model.name if model_path is None else path.stem
@@ -104,19 +117,24 @@ class LocalLLM:
             raise ModelNotInstalledError(f"llama-cpp-python is not installed. Install it with: {INSTALL_HINT}") from exc
         if not path.is_file():
             raise LocalModelError(f"no model file at {path}")
+        threads = n_threads or _usable_cpus()
         try:
             llama = llama_cpp.Llama(
                 model_path=str(path),
                 n_ctx=n_ctx,
-                n_threads=n_threads or _usable_cpus(),
+                n_batch=n_batch,
+                n_threads=threads,
+                # llama-cpp-python's default is every CPU of the machine, not those this process may use.
+                n_threads_batch=threads,
                 seed=0,
                 verbose=False,
             )
         except (ValueError, RuntimeError) as exc:
             raise LocalModelError(f"llama.cpp could not load {path}: {exc}") from exc
-        return cls(
-            llama, model_name=name, max_tokens=max_tokens, temperature=temperature, repeat_penalty=repeat_penalty
-        )
+        llm = cls(llama, model_name=name, max_tokens=max_tokens, temperature=temperature, repeat_penalty=repeat_penalty)
+        if prefix_cache_bytes:
+            llm.prefix_cache = attach_prefix_cache(llama, capacity_bytes=prefix_cache_bytes)
+        return llm
 
     async def __call__(
         self,

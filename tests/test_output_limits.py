@@ -1,0 +1,80 @@
+"""The per-kind answer bounds (``max_tokens``, ``stop``) reach only LLM functions marked for them."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+
+from fakes import ScriptedLLM, keyword_json
+from lightrag_resolve import Message, Prompt, Resolver, ResolverConfig, Turn
+from lightrag_resolve._prompts import KEYWORD_MAX_TOKENS, ONE_LINE, REFERENCE_MAX_TOKENS, text_max_tokens
+from lightrag_resolve._resolver import output_limits
+
+HISTORY = (
+    Message(role="user", content="Quelles offres avez-vous ?"),
+    Message(
+        role="assistant",
+        content="Nous avons une offre Santé, une offre BTP et Pulse POS pour le commerce. Quel secteur ?",
+    ),
+)
+
+
+def _turn(query: str, mode: str = "mix") -> Turn:
+    return Turn(query=query, history=HISTORY, mode=mode, company_name="Helix")
+
+
+def _marked_llm(**replies: str) -> ScriptedLLM:
+    llm = ScriptedLLM(replies=dict(replies))
+    llm.supports_json_schema = True  # type: ignore[attr-defined]
+    llm.supports_output_limits = True  # type: ignore[attr-defined]
+    return llm
+
+
+def test_the_prompts_carry_their_bounds():
+    resolver = Resolver()
+    assert resolver.keyword_prompt(_turn("Santé")).max_tokens == KEYWORD_MAX_TOKENS == 96
+    assert resolver.keyword_prompt(_turn("Santé")).stop == ()
+    text = resolver.text_prompt(_turn("Santé", mode="naive"))
+    assert (text.max_tokens, text.stop) == (text_max_tokens(8), ONE_LINE) == (32, ("\n",))
+    reference = resolver.reference_prompt(_turn("Est-ce disponible le week-end ?"))
+    assert (reference.max_tokens, reference.stop) == (REFERENCE_MAX_TOKENS, ("\n",))
+
+
+def test_a_json_keyword_call_gets_its_budget_and_no_stop():
+    llm = _marked_llm(keywords=keyword_json(["Offre Santé"], ["santé"], query="offre Santé"))
+    asyncio.run(Resolver().resolve(_turn("Santé"), llm=llm))
+    kwargs = llm.calls[0].kwargs
+    assert kwargs["max_tokens"] == KEYWORD_MAX_TOKENS
+    assert "stop" not in kwargs and kwargs["response_format"]["type"] == "json_schema"
+
+
+def test_a_one_line_text_call_stops_at_the_line_end():
+    llm = _marked_llm(text="offre Santé Helix")
+    resolution = asyncio.run(Resolver().resolve(_turn("Santé", mode="naive"), llm=llm))
+    assert llm.calls[0].kwargs == {"max_tokens": 32, "stop": ["\n"]}
+    assert resolution.fallback_reason is None
+
+
+def test_the_reference_check_stops_at_the_line_end_only_without_a_schema():
+    query = "Est-ce que Pulse POS marche hors ligne le week-end ?"
+    schema = _marked_llm(reference='{"decision": "KEEP", "name": ""}')
+    asyncio.run(Resolver().resolve(_turn(query), llm=schema))
+    assert schema.calls[0].kwargs["max_tokens"] == REFERENCE_MAX_TOKENS and "stop" not in schema.calls[0].kwargs
+    plain = _marked_llm(reference="KEEP")
+    asyncio.run(Resolver(ResolverConfig(structured_output="off")).resolve(_turn(query), llm=plain))
+    assert plain.calls[0].kwargs == {"max_tokens": REFERENCE_MAX_TOKENS, "stop": ["\n"]}
+
+
+def test_an_unmarked_function_gets_no_bounds():
+    llm = ScriptedLLM(replies={"text": "offre Santé Helix"})
+    asyncio.run(Resolver().resolve(_turn("Santé", mode="naive"), llm=llm))
+    assert llm.calls[0].kwargs == {}
+
+
+def test_the_marker_is_found_through_wrappers_and_a_prompt_without_bounds_sends_none():
+    llm = _marked_llm()
+    wrapped = functools.partial(llm, _priority=5)
+    prompt = Prompt(system="s", user="u", max_tokens=7, stop=("\n",))
+    assert output_limits(wrapped, prompt, {}) == {"max_tokens": 7, "stop": ["\n"]}
+    assert output_limits(wrapped, prompt, {"response_format": {"type": "json_object"}}) == {"max_tokens": 7}
+    assert output_limits(wrapped, Prompt(system="s", user="u"), {}) == {}
