@@ -75,15 +75,16 @@ def _conversation(turn: Turn, label: str, *, pick: str | None = None) -> str:
 def keyword_prompt(turn: Turn, *, max_ll: int, max_hl: int, max_words: int = 8, pick: str | None = None) -> Prompt:
     """Ask for the reply's meaning as a short search text and graph keywords (contract §5.2)."""
     system = (
-        f"You help a search engine understand a short reply in a chat{_for_company(turn)}: "
-        "say what it means here, in the conversation's language, copying names exactly. "
-        "If it picks one of several options, keep only that one.\n"
-        f'Answer with JSON only: "query", a search query of at most {max_words} words; '
-        f'"low_level_keywords", at most {max_ll} names or terms from the conversation; '
-        f'"high_level_keywords", at most {max_hl} broader themes.\n'
-        'Example: after "Shall I send you the price of Orbit CRM or Pulse POS?", "The second one" gives '
-        '{"query": "Pulse POS price", "low_level_keywords": ["Pulse POS", "price"], "high_level_keywords": ["pricing"]}\n'
-        "If the conversation does not say what it means, answer NONE."
+        f"You help a search engine understand a short reply in a chat{_for_company(turn)}. "
+        "Say what the reply means in this conversation, in the conversation's language, "
+        "copying names exactly as written. When the reply picks one of several options, keep only that one.\n"
+        f'Answer with JSON only: "query" is a search query of at most {max_words} words, '
+        f'"low_level_keywords" at most {max_ll} specific names or terms from the conversation, '
+        f'"high_level_keywords" at most {max_hl} broader themes.\n'
+        'Example: after "Shall I send you the price of Orbit CRM or Pulse POS?", the reply '
+        '"The second one" gives {"query": "Pulse POS price", "low_level_keywords": ["Pulse POS", "price"], '
+        '"high_level_keywords": ["pricing"]}\n'
+        "If the reply cannot be understood from the conversation, answer NONE."
     )
     return Prompt(system=system, user=_conversation(turn, "Reply", pick=pick), max_tokens=KEYWORD_MAX_TOKENS)
 
@@ -108,10 +109,10 @@ def keyword_schema(*, max_ll: int, max_hl: int) -> dict[str, Any]:
 def text_prompt(turn: Turn, *, max_words: int, pick: str | None = None) -> Prompt:
     """Ask for a short standalone search query for a short reply (contract §5.1)."""
     system = (
-        f"You help a search engine understand a short reply in a chat{_for_company(turn)}: "
-        f"rewrite it as a search query of at most {max_words} words saying what it means here, "
-        "in the conversation's language, copying names exactly. "
-        "If it picks one of several options, keep only that one.\n"
+        f"You help a search engine understand a short reply in a chat{_for_company(turn)}. "
+        f"Rewrite the reply as a search query of at most {max_words} words that says what it "
+        "means in this conversation, in the conversation's language, copying names exactly. "
+        "When the reply picks one of several options, keep only that one.\n"
         "Answer with the query alone on one line, or NONE if the reply cannot be understood."
     )
     return Prompt(
@@ -125,10 +126,10 @@ def text_prompt(turn: Turn, *, max_words: int, pick: str | None = None) -> Promp
 def reference_prompt(turn: Turn) -> Prompt:
     """Ask whether a longer message points at one thing the conversation named (contract §5.3)."""
     system = (
-        f"You check whether a chat message{_for_company(turn)} points, without naming it, at something "
-        "the conversation named. Answer with one line:\n"
+        f"You check whether a chat message{_for_company(turn)} points at something named "
+        "earlier in the conversation without naming it. Answer with one line:\n"
         "RESOLVE: <name> if it refers to exactly one product, plan, module, feature or offer "
-        "the conversation names (copy it from the numbered list)\n"
+        "that the conversation names (copy the name from the numbered list)\n"
         "KEEP if it names its own subject, asks about the company itself, or changes subject\n"
         "AMBIGUOUS if it could mean several things the conversation names, or nothing named\n"
         "Examples:\n"
