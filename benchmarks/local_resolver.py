@@ -6,12 +6,14 @@
 Two configurations of the embedded model (Qwen2.5-Coder-1.5B q4_k_m through
 ``LocalLLM``), each its own llama.cpp instance over the same weights:
 
-- ``baseline``: the resolver as it was: the previous system prompts, no output
-  limits (``max_tokens=256``, no stop), no state cache (llama.cpp reuses only the
-  previous prompt's prefix);
-- ``tuned``: today's defaults: ``LocalLLM.load()`` with its ``PrefixStateCache``,
-  the trimmed prompts, and the per-kind ``max_tokens``/``stop`` the resolver sends
-  to a model marked ``supports_output_limits``;
+- ``baseline``: the resolver as it was: no output limits (``max_tokens=256``,
+  no stop), no state cache (llama.cpp reuses only the previous prompt's prefix);
+- ``tuned``: today's defaults: ``LocalLLM.load()`` with its ``PrefixStateCache``
+  and the per-kind ``max_tokens``/``stop`` the resolver sends to a model marked
+  ``supports_output_limits``;
+
+Both use the library's own prompts (the recorded run of 2026-12-01 also tried
+shorter system prompts, which were not adopted).
 - ``tuned-<n>t`` with ``--threads-variant n``: the same with ``n`` threads.
 
 The same resolver calls (the bundled sample's short replies as keyword and
@@ -38,61 +40,12 @@ from typing import Any
 
 from lightrag.prompt import PROMPTS
 
-from lightrag_resolve import Prompt, Resolution, Resolver, ResolverConfig, Turn
+from lightrag_resolve import Resolution, Resolver, ResolverConfig, Turn
 from lightrag_resolve.local import LocalLLM
 from lightrag_resolve.sample import COMPANY_NAME, load_items
 
 KINDS = ("keywords", "text", "reference")
 LIGHTRAG_MAX_TOKENS = 16  # the interleaved call is there for its prompt; a short answer keeps the run short
-
-
-def _company(turn: Turn) -> str:
-    return f" on {turn.company_name}'s website" if turn.company_name else ""
-
-
-class BaselineResolver(Resolver):
-    """The resolver with the system prompts of 2026-11-30 and no answer bounds."""
-
-    def keyword_prompt(self, turn: Turn) -> Prompt:
-        c = self.config
-        system = (
-            f"You help a search engine understand a short reply in a chat{_company(turn)}. "
-            "Say what the reply means in this conversation, in the conversation's language, "
-            "copying names exactly as written. When the reply picks one of several options, keep only that one.\n"
-            f'Answer with JSON only: "query" is a search query of at most {c.max_query_words} words, '
-            f'"low_level_keywords" at most {c.max_ll_keywords} specific names or terms from the conversation, '
-            f'"high_level_keywords" at most {c.max_hl_keywords} broader themes.\n'
-            'Example: after "Shall I send you the price of Orbit CRM or Pulse POS?", the reply '
-            '"The second one" gives {"query": "Pulse POS price", "low_level_keywords": ["Pulse POS", "price"], '
-            '"high_level_keywords": ["pricing"]}\n'
-            "If the reply cannot be understood from the conversation, answer NONE."
-        )
-        return Prompt(system=system, user=super().keyword_prompt(turn).user)
-
-    def text_prompt(self, turn: Turn) -> Prompt:
-        system = (
-            f"You help a search engine understand a short reply in a chat{_company(turn)}. "
-            f"Rewrite the reply as a search query of at most {self.config.max_query_words} words that says what it "
-            "means in this conversation, in the conversation's language, copying names exactly. "
-            "When the reply picks one of several options, keep only that one.\n"
-            "Answer with the query alone on one line, or NONE if the reply cannot be understood."
-        )
-        return Prompt(system=system, user=super().text_prompt(turn).user)
-
-    def reference_prompt(self, turn: Turn) -> Prompt:
-        system = (
-            f"You check whether a chat message{_company(turn)} points at something named "
-            "earlier in the conversation without naming it. Answer with one line:\n"
-            "RESOLVE: <name> if it refers to exactly one product, plan, module, feature or offer "
-            "that the conversation names (copy the name from the numbered list)\n"
-            "KEEP if it names its own subject, asks about the company itself, or changes subject\n"
-            "AMBIGUOUS if it could mean several things the conversation names, or nothing named\n"
-            "Examples:\n"
-            '- after "Orbit CRM syncs your contacts.": "Which retailers already run it?" -> RESOLVE: Orbit CRM\n'
-            '- "Combien de bureaux avez-vous ?" -> KEEP\n'
-            '- after "We sell Orbit CRM and Pulse POS.": "Is it available on weekends?" -> AMBIGUOUS'
-        )
-        return Prompt(system=system, user=super().reference_prompt(turn).user)
 
 
 class WithoutOutputLimits:
@@ -256,9 +209,7 @@ async def main() -> None:
     resolver_config = ResolverConfig(company_name=COMPANY_NAME, timeout=600, reference_timeout=600)
     baseline_model = LocalLLM.load(prefix_cache_bytes=None)
     configs = [
-        Configuration(
-            "baseline", baseline_model, WithoutOutputLimits(baseline_model), BaselineResolver(resolver_config)
-        ),
+        Configuration("baseline", baseline_model, WithoutOutputLimits(baseline_model), Resolver(resolver_config)),
     ]
     tuned_model = LocalLLM.load()
     configs.append(Configuration("tuned", tuned_model, tuned_model, Resolver(resolver_config)))
