@@ -80,7 +80,7 @@ def request_body(item: dict[str, Any]) -> dict[str, Any]:
 
 
 async def index_sample(working_dir: Path, workspace: str) -> dict[str, dict[str, Any]]:
-    """Insert the sample into ``workspace``; the resolution of every scripted turn here, by item id."""
+    """Insert the sample into ``workspace``; the resolution of every scripted turn queried here, by item id."""
     rag = _rag(working_dir, workspace)
     await rag.initialize_storages()
     try:
@@ -89,7 +89,10 @@ async def index_sample(working_dir: Path, workspace: str) -> dict[str, dict[str,
         for item in load_items():
             body = request_body(item)
             param = QueryParam(mode=body["mode"], conversation_history=item["history"])
-            resolution = (await rag.aresolve(item["query"], param)).to_dict()
+            # The whole query, as the server runs it: a resolved reference carries the keywords LightRAG
+            # extracted on the speculative branch (contract §7), which ``aresolve`` alone never runs.
+            result = await rag.aquery_data(item["query"], param=param)
+            resolution = result["metadata"]["resolution"]
             expected[item["id"]] = {name: resolution[name] for name in RESOLUTION_FIELDS}
         return expected
     finally:
@@ -129,14 +132,24 @@ class Answer:
 
 
 async def run_load(
-    base_url: str, conversations: list[list[dict[str, Any]]], concurrency: int, timeout: float = 120.0
+    base_url: str,
+    conversations: list[list[dict[str, Any]]],
+    concurrency: int,
+    timeout: float = 120.0,
+    *,
+    keepalive: bool = True,
 ) -> list[Answer]:
-    """Send every conversation's turns in order, ``concurrency`` conversations at a time."""
+    """Send every conversation's turns in order, ``concurrency`` conversations at a time.
+
+    With ``keepalive=False`` every request opens its own connection, so the
+    server's workers accept them afresh; with kept-alive connections one
+    worker may hold all of them for the whole load.
+    """
     import httpx
 
     gate = asyncio.Semaphore(concurrency)
     answers: list[Answer] = []
-    limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
+    limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency if keepalive else 0)
     async with httpx.AsyncClient(base_url=base_url, timeout=timeout, limits=limits) as client:
 
         async def converse(number: int, turns: list[dict[str, Any]]) -> None:

@@ -48,7 +48,8 @@ def test_four_workers_on_postgres_answer_every_turn_with_its_own_resolution(post
                 workers = {child.pid for child in psutil.Process(server.process.pid).children(recursive=True)}
                 assert len(workers) >= WORKERS, server.log_tail()
                 llm.candidate_pids = frozenset(workers)
-                answers = asyncio.run(run_load(server.base_url, plan(CONVERSATIONS, TURNS), CONCURRENCY))
+                load = plan(CONVERSATIONS, TURNS)  # a connection per request, so that every worker accepts some
+                answers = asyncio.run(run_load(server.base_url, load, CONCURRENCY, keepalive=False))
                 found = problems(answers, expected, resolving=True)
                 assert not found, "\n".join(found[:20]) + f"\n{server.log_tail()}"
     finally:
