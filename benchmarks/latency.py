@@ -299,7 +299,7 @@ def checks(results: Results) -> list[tuple[bool, str]]:
         got = [s.resolution for api in results.settings.apis for s in results.samples[(api, turn, "library")]]
         ok = all(r is not None and r.path == path and r.decision == decision for r in got)
         if turn == "RESOLVE":
-            ok = ok and all(r.entity == "Pulse POS" and r.query.endswith("Pulse POS") for r in got if r)
+            ok = ok and all(r.entity == "Pulse POS" and r.query.startswith("Pulse POS — ") for r in got if r)
             ok = ok and all(r.ll_keywords[:1] == ("Pulse POS",) for r in got if r)  # LightRAG's keywords reused
         if turn == "short reply":
             ok = ok and all(r.has_keywords for r in got if r)

@@ -42,7 +42,10 @@ class ResolverConfig:
     window's names (contract §5.4); past it the turn gets no graph-known names.
     ``reply_context_words`` is how many of the last words of the assistant's
     question a short reply carries into its retrieval text (contract §5.6);
-    0 turns the context off.
+    0 turns the context off. ``resolve_unprompted_replies`` also resolves a
+    short reply that answers no question and picks no option (contract §5.7);
+    off by default, because such a reply names the visitor's own topic and
+    rewriting it lost more than it gained where measured.
     """
 
     enabled: bool = True
@@ -57,6 +60,7 @@ class ResolverConfig:
     history_messages: int = 2
     history_message_words: int = 150
     reply_context_words: int = 40
+    resolve_unprompted_replies: bool = False
     timeout: float = 10.0
     reference_llm_func: Callable[..., Awaitable[Any]] | None = None
     reference_model_name: str | None = None
@@ -88,7 +92,7 @@ class ResolverConfig:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
                 raise ValueError(f"ResolverConfig.{name} must be a positive number of seconds, got {value!r}")
-        for name in ("enabled", "reference_in_naive"):
+        for name in ("enabled", "reference_in_naive", "resolve_unprompted_replies"):
             if not isinstance(getattr(self, name), bool):
                 raise TypeError(f"ResolverConfig.{name} must be a bool, got {getattr(self, name)!r}")
         if self.structured_output not in _STRUCTURED_OUTPUT:

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 from ._text import QUESTION_MARKS, clean_single_line, is_question
 
-__all__ = ["MAX_CONTEXT_CHARS", "reply_context"]
+__all__ = ["MAX_CONTEXT_CHARS", "follows_question", "reply_context"]
 
 MAX_CONTEXT_CHARS = 400
 """Characters of carried context at most, whatever the word count (a text without spaces has one word)."""
@@ -42,6 +42,22 @@ def _tail(text: str, max_words: int) -> str:
     return line.strip()
 
 
+def _asked(history: Sequence[tuple[str, str]]) -> str | None:
+    """The end of the window's last message when the assistant wrote it and asked something in it."""
+    if not history:
+        return None
+    role, content = history[-1]
+    if role != "assistant" or not isinstance(content, str):
+        return None
+    tail = content[-_READ_CHARS:]
+    return tail if asks_something(tail) else None
+
+
+def follows_question(history: Sequence[tuple[str, str]]) -> bool:
+    """Whether the window (``(role, content)`` pairs, oldest first) ends with the assistant asking something."""
+    return _asked(history) is not None
+
+
 def reply_context(history: Sequence[tuple[str, str]], *, max_words: int) -> str | None:
     """The context of a reply to ``history`` (``(role, content)`` pairs, oldest first), or ``None``.
 
@@ -50,12 +66,9 @@ def reply_context(history: Sequence[tuple[str, str]], *, max_words: int) -> str 
     is its last ``max_words`` words (``max_words`` of 0 turns this off). Only
     the end of a huge message is read.
     """
-    if max_words < 1 or not history:
+    if max_words < 1:
         return None
-    role, content = history[-1]
-    if role != "assistant" or not isinstance(content, str):
-        return None
-    tail = content[-_READ_CHARS:]
-    if not asks_something(tail):
+    tail = _asked(history)
+    if tail is None:
         return None
     return _tail(tail, max_words) or None

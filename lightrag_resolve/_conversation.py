@@ -9,7 +9,7 @@ from typing import Any
 
 from ._candidates import Candidates, collect_candidates, picked_option
 from ._config import ResolverConfig
-from ._context import reply_context
+from ._context import follows_question, reply_context
 from ._text import MAX_PROMPT_PART_CHARS, prompt_part
 
 __all__ = ["Message", "Turn", "recent_messages"]
@@ -126,6 +126,11 @@ class Turn:
     def picked(self) -> str | None:
         """The candidate the visitor's message picks ("B1", "the second one"), if it picks one."""
         return picked_option(self.query, self.candidates)
+
+    @cached_property
+    def follows_question(self) -> bool:
+        """Whether the window ends with the assistant asking something, which this message may answer."""
+        return follows_question([(message.role, message.content) for message in self.history])
 
     @cached_property
     def reply_context(self) -> str | None:

@@ -22,7 +22,8 @@ FallbackReason = str
 
 One of ``disabled``, ``unsupported_mode``, ``first_turn``, ``gate_declined``, ``caller_keywords``,
 ``llm_error``, ``timeout``, ``unparsable``, ``incomplete``, ``scaffold``,
-``empty``, ``ungrounded`` (no low-level keyword the conversation established), and for the
+``empty``, ``ungrounded`` (no low-level keyword the conversation established), ``unprompted``
+(a short reply that answers no question and picks no option, contract §5.7), and for the
 reference check ``keep``, ``ambiguous``, ``no_candidates`` (the window names nothing) and
 ``rejected:<reason>``. ``None`` on success and on ``bypass``.
 """

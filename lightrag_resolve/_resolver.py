@@ -21,11 +21,11 @@ from ._enforce import (
     accept_reference_name,
     append_context,
     append_meaning,
-    append_name,
     contains_phrase,
     cut_gloss,
     enforce_keywords,
     enforce_text_query,
+    name_with_message,
 )
 from ._gate import should_resolve
 from ._grounding import (
@@ -54,7 +54,8 @@ class Resolver:
     """Decides, for one turn, what LightRAG retrieves with.
 
     Override points, each called with the turn or the model's raw text:
-    ``should_resolve`` (the gate), ``keyword_prompt``/``parse_keywords``,
+    ``should_resolve`` (the gate), ``is_prompted`` (does a short reply answer the
+    assistant), ``keyword_prompt``/``parse_keywords``,
     ``text_prompt``/``parse_text`` and ``reference_prompt``/``parse_reference``.
     """
 
@@ -80,6 +81,15 @@ class Resolver:
     def parse_keywords(self, output: str) -> KeywordAnswer | None:
         """Read both raw keyword lists from the model's text; ``None`` when unreadable."""
         return parse_keyword_answer(output)
+
+    def is_prompted(self, turn: Turn) -> bool:
+        """Whether a short reply answers the assistant (contract §5.7): a question it asked, or an option it offered.
+
+        An unprompted short reply ("Virtualization" after an answer) names
+        the visitor's own topic; unless ``config.resolve_unprompted_replies``
+        is on, it is searched as written and no model call is spent on it.
+        """
+        return turn.follows_question or turn.picked is not None
 
     def text_prompt(self, turn: Turn) -> Prompt:
         """The prompt that asks for a short search query (``naive`` mode)."""
@@ -218,8 +228,32 @@ class Resolver:
             context=context,
         )
 
+    def _unprompted(self, turn: Turn, path: Path, model: str | None) -> Resolution | None:
+        """The untouched outcome of an unprompted short reply (contract §5.7); ``None`` when the reply is resolved."""
+        if self.config.resolve_unprompted_replies:
+            return None
+        try:
+            prompted = bool(self.is_prompted(turn))
+        except Exception:
+            logger.warning("is_prompted raised; the reply is resolved as prompted", exc_info=True)
+            return None
+        if prompted:
+            return None
+        return Resolution(
+            query=turn.query,
+            original_query=turn.query,
+            mode=turn.mode,
+            path=path,
+            model=model,
+            fallback_reason="unprompted",
+            candidates=turn.candidates.names,
+        )
+
     async def resolve_keywords(self, turn: Turn, llm: LLMFunc, *, model: str | None = None) -> Resolution:
         """Short reply in a graph mode: grounded keywords, and the resolved meaning added to the text."""
+        unprompted = self._unprompted(turn, "keywords", model)
+        if unprompted is not None:
+            return unprompted
         config = self.config
         schema = keyword_schema(max_ll=config.max_ll_keywords, max_hl=config.max_hl_keywords)
         reply = await self._ask(self.keyword_prompt, turn, llm, config.timeout, **self._output_format(llm, schema, json_fallback=True))
@@ -274,6 +308,9 @@ class Resolver:
 
     async def resolve_text(self, turn: Turn, llm: LLMFunc, *, model: str | None = None) -> Resolution:
         """Short reply in ``naive`` mode: the resolved meaning added to the visitor's words."""
+        unprompted = self._unprompted(turn, "text", model)
+        if unprompted is not None:
+            return unprompted
         reply = await self._ask(self.text_prompt, turn, llm, self.config.timeout)
         base = self._short_reply_base(turn, "text", reply, model)
         if reply.text is None:
@@ -288,7 +325,7 @@ class Resolver:
         return replace(base, query=append_context(append_meaning(turn.query, meaning), base.context))
 
     async def check_reference(self, turn: Turn, llm: LLMFunc, *, model: str | None = None) -> Resolution:
-        """Longer follow-up: append one name the conversation established, or keep the message."""
+        """Longer follow-up: lead the message with one name the conversation established, or keep it."""
         untouched = Resolution(query=turn.query, original_query=turn.query, mode=turn.mode, path="reference")
         if not turn.candidates.names:
             # Nothing named that the message could point at: no model call is spent.
@@ -322,7 +359,7 @@ class Resolver:
                 decision="resolve",
                 rejected_reason=outcome.rejected_reason,
             )
-        return replace(base, query=append_name(turn.query, outcome.name), decision="resolve", entity=outcome.name)
+        return replace(base, query=name_with_message(turn.query, outcome.name), decision="resolve", entity=outcome.name)
 
 
 def supports_json_schema(llm: Any) -> bool:

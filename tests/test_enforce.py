@@ -5,13 +5,13 @@ from hypothesis import strategies as st
 
 from lightrag_resolve._enforce import (
     accept_reference_name,
-    append_name,
     clean_keywords,
     contains_phrase,
     cut_gloss,
     enforce_keywords,
     enforce_text_query,
     is_scaffold,
+    name_with_message,
 )
 from lightrag_resolve._text import clean_single_line
 from strategies import keyword_list, model_output, phrase, scaffold_text
@@ -142,7 +142,7 @@ def test_an_accepted_name_is_established_new_short_and_not_the_company(name, his
         assert not contains_phrase(message, outcome.name)
         assert not (company and contains_phrase(company, outcome.name))
         assert 1 <= len(outcome.name.split()) <= 6
-        assert append_name(message, outcome.name) == f"{clean_single_line(message)} — {outcome.name}"
+        assert name_with_message(message, outcome.name) == f"{outcome.name} — {clean_single_line(message)}"
 
 
 @given(phrase, st.sampled_from([" - gloss here", " — because", ": explanation", " (note)", ", which is", ". Then"]))

@@ -65,4 +65,4 @@ def test_a_resolved_reference_names_a_candidate(name):
     resolution = asyncio.run(Resolver().resolve(turn, llm=ScriptedLLM(replies={"reference": f"RESOLVE: {name}"})))
     if resolution.changed:
         assert resolution.entity is not None and ground_reference_name(resolution.entity, turn.candidates) is not None
-        assert resolution.query == f"{turn.query} — {resolution.entity}"
+        assert resolution.query == f"{resolution.entity} — {turn.query}"

@@ -44,6 +44,7 @@ FALLBACKS = {
     "keep",
     "ambiguous",
     "gate_declined",
+    "unprompted",
     "ungrounded",
     "no_candidates",
     "first_turn",
@@ -102,7 +103,7 @@ def test_an_accepted_name_carries_no_invisible_character(invisible):
     history = ["What do you sell?", f"We sell Pul{invisible}se POS to retailers."]
     resolution, _ = resolve(turn("Which retailers already run it?", history), f"RESOLVE: Pulse POS{invisible}")
     assert resolution.entity == "Pulse POS"
-    assert resolution.query == "Which retailers already run it? — Pulse POS"
+    assert resolution.query == "Pulse POS — Which retailers already run it?"
     already, _ = resolve(turn(f"Which retailers run Pulse{invisible} POS?", history), "RESOLVE: Pulse POS")
     assert already.fallback_reason == "rejected:already_named"
 
@@ -385,7 +386,9 @@ def fuzz_case(draw):
 @given(fuzz_case())
 def test_fuzz_no_hostile_model_or_message_breaks_the_invariants(case):
     query, history, reply, mode = case
-    resolution, llm = resolve(turn(query, history, mode=mode, company="Helix"), reply)
+    # Unprompted short replies resolved too, so that every short reply meets the hostile model (contract §5.7).
+    config = ResolverConfig(company_name="Helix", resolve_unprompted_replies=True)
+    resolution, llm = resolve(turn(query, history, mode=mode, company="Helix"), reply, config)
     assert_safe_resolution(resolution)
     for call in llm.calls:
         assert_prompt_bounded(Prompt(system=call.system_prompt or "", user=call.prompt))

@@ -306,7 +306,9 @@ async def test_unknown_mode_gets_lightrags_own_answer_and_no_resolver_call(make_
 
 async def test_the_decision_is_reported_before_a_retrieval_that_fails(make_rag):
     seen = []
-    rag = await make_rag(scripted(keywords="NONE"), resolver=ResolverConfig(on_resolution=seen.append))
+    # A reply to a statement is unprompted (contract §5.7); resolving it anyway lets the model decline.
+    config = ResolverConfig(on_resolution=seen.append, resolve_unprompted_replies=True)
+    rag = await make_rag(scripted(keywords="NONE"), resolver=config)
     with pytest.raises(RAGQueryTooShortError):
         await rag.aquery_data("OK", param("mix", STATEMENT))
     assert [r.fallback_reason for r in seen] == ["empty"]

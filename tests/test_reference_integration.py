@@ -19,7 +19,7 @@ HISTORY = [
     {"role": "assistant", "content": "Pulse POS is the Helix loyalty terminal for retailers and shops."},
 ]
 ASK = "Which retailers already run it?"
-ENRICHED = f"{ASK} — Pulse POS"
+ENRICHED = f"Pulse POS — {ASK}"
 
 
 def extraction(call):
@@ -274,7 +274,7 @@ async def test_naive_mode_runs_the_check_beside_its_search(make_rag, monkeypatch
     rag = await make_rag(llm)
     result = await rag.aquery_data(ASK, param(mode="naive"))
     assert llm.roles() == ["reference"]
-    assert spy.started == [ASK, f"{ASK} — Pulse POS"]
+    assert spy.started == [ASK, f"Pulse POS — {ASK}"]
     assert result["metadata"]["resolution"]["entity"] == "Pulse POS"
 
 
@@ -385,7 +385,7 @@ def test_retrieval_input_is_the_message_or_the_message_plus_one_accepted_name(ou
     if resolution["changed"]:
         entity = resolution["entity"]
         # The speculative search may not have started: it waits for LightRAG's keywords, which the check can beat.
-        assert seen[-1] == f"{ASK} — {entity}" and seen[:-1] in ([], [ASK])
+        assert seen[-1] == f"{entity} — {ASK}" and seen[:-1] in ([], [ASK])
         history_text = "\n".join(m["content"] for m in HISTORY)
         assert contains_phrase(history_text, entity) and not contains_phrase(ASK, entity)
         assert not contains_phrase("Helix", entity) and len(entity.split()) <= 6

@@ -70,7 +70,7 @@ async def test_a_resolution_made_before_is_retrieved_as_made_and_reported_once(m
 
 
 async def test_a_resolution_that_changed_nothing_gets_lightrags_own_refusal(make_rag):
-    rag = await make_rag(scripted(keywords="NONE"))
+    rag = await make_rag(scripted(keywords="NONE"), resolver=ResolverConfig(resolve_unprompted_replies=True))
     resolution = await rag.aresolve("B1", param(history=STATEMENT))
     assert not resolution.changed and resolution.fallback_reason == "empty"
     with pytest.raises(RAGQueryTooShortError):

@@ -155,7 +155,7 @@ def test_reference_check_decisions():
         return run(Resolver(ResolverConfig(company_name="Helix")).resolve(turn(ask, history=history), llm=llm))
 
     resolved = check("RESOLVE: Pulse POS")
-    assert resolved.query == f"{ask} — Pulse POS" and resolved.decision == "resolve" and resolved.entity == "Pulse POS"
+    assert resolved.query == f"Pulse POS — {ask}" and resolved.decision == "resolve" and resolved.entity == "Pulse POS"
     assert resolved.changed and resolved.ll_keywords == () and resolved.fallback_reason is None
     assert check("KEEP").fallback_reason == "keep"
     assert check("AMBIGUOUS").decision == "ambiguous"
@@ -235,7 +235,7 @@ def test_any_model_output_gives_a_lawful_resolution(output, query, mode, raw_his
         assert resolution.ll_keywords == ()
         if resolution.changed:
             name = resolution.entity
-            assert name and resolution.query == f"{query.strip()} — {name}"
+            assert name and resolution.query == f"{name} — {query.strip()}"
             assert contains_phrase(the_turn.message_texts, name) and not contains_phrase(query, name)
         else:
             assert resolution.query == query

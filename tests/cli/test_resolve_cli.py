@@ -152,7 +152,7 @@ def test_end_to_end_against_an_openai_compatible_server(tmp_path, capsys, monkey
     assert code == 0
     result = json.loads(capsys.readouterr().out)
     assert result["decision"] == "resolve" and result["entity"] == "Pulse POS"
-    assert result["query"] == "Quelles enseignes l'ont déjà installé ? — Pulse POS"
+    assert result["query"] == "Pulse POS — Quelles enseignes l'ont déjà installé ?"
     (request,) = server.requests
     assert request["authorization"] == "Bearer sk-from-env"
     assert request["body"]["model"] == "tiny"

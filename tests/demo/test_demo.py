@@ -35,7 +35,7 @@ def test_demo_plays_scripted_turns_and_reuses_its_index(fake_models, tmp_path, c
     assert "Building the sample index" in err and "embedding the sample graph" in err
     assert "1/3 · en-short-01 · short_reply" in out and "visitor: Santé" in out
     assert "path=keywords" in out and "ll=['Santé', 'Pivotane']" in out
-    assert "path=reference  decision=resolve" in out and "retrieval text: 'Which retailers already run it? — Kadoro'" in out
+    assert "path=reference  decision=resolve" in out and "retrieval text: 'Kadoro — Which retailers already run it?'" in out
     assert "path=first_turn" in out
     assert out.count("without:") == 3 and out.count("with:") == 3
     assert "3 turns, 2 resolved." in out

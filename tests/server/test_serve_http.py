@@ -151,8 +151,8 @@ def test_an_unresolved_short_reply_gets_lightrags_own_refusal_not_a_500(server: 
     assert data.status_code == 400 and data.json()["status"] == "failure" and "too short" in data.json()["message"]
     chat = post(server.base_url, "/api/chat", {"model": "m", "stream": False, "messages": [*JOKE, {"role": "user", "content": "OK"}]})
     assert chat.status_code == 400 and "too short" in chat.json()["detail"]
-    # The resolver was asked each time and declined; nothing was retrieved or answered.
-    assert llm.roles()[since:] == ["keywords", "keywords", "keywords"]
+    # A reply to the assistant's statement is unprompted (contract §5.7): no resolver call, nothing retrieved or answered.
+    assert llm.roles()[since:] == []
 
 
 def test_bypass_is_never_resolved(server: RunningServer, llm: FakeLLMEndpoint):
