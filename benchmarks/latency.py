@@ -52,6 +52,7 @@ from latency_systems import (
 from lightrag.utils import Tokenizer
 
 from lightrag_resolve import Resolution
+from lightrag_resolve.local import LOCAL_RESOLVER_TIMEOUT
 
 # ---- measuring ---------------------------------------------------------------------
 
@@ -556,7 +557,7 @@ def report(results: Results) -> str:
     return "\n".join(lines)
 
 
-LOCAL_TIMEOUT_S = 180.0
+LOCAL_TIMEOUT_S = LOCAL_RESOLVER_TIMEOUT  # the demo's and serve --local's timeouts
 """The resolver timeouts ``make demo`` uses on the local model (``lightrag_resolve.cli.demo``)."""
 
 
@@ -577,9 +578,9 @@ def parse_args(argv: list[str] | None) -> Settings:
     local.add_argument("--local", action="store_true", help="the embedded local LLM and embedding, plain vs library")
     local.add_argument("--turns", help="comma-separated turn classes (default: all five)")
     local.add_argument("--apis", default="aquery_data", help="comma-separated: aquery_data (default), aquery")
-    local.add_argument("--timeout", type=float, default=LOCAL_TIMEOUT_S, help="resolver timeout, s (default: the demo's 180)")
+    local.add_argument("--timeout", type=float, default=LOCAL_TIMEOUT_S, help=f"resolver timeout, s (default: the demo's {LOCAL_TIMEOUT_S:g})")
     local.add_argument(
-        "--reference-timeout", type=float, default=LOCAL_TIMEOUT_S, help="reference-check timeout, s (default: the demo's 180)"
+        "--reference-timeout", type=float, default=LOCAL_TIMEOUT_S, help=f"reference-check timeout, s (default: the demo's {LOCAL_TIMEOUT_S:g})"
     )
     local.add_argument("--warm-cache", action="store_true", help="let a turn reuse llama.cpp's cached prompt prefix")
     args = parser.parse_args(argv)
