@@ -246,7 +246,7 @@ def accept_reference_name(
 
 
 def name_with_message(message: str, name: str) -> str:
-    """The retrieval input for a resolved reference: the name, then the visitor's message (contract §5.2).
+    """The retrieval input for a resolved reference: the name, then the visitor's message (contract §5.3).
 
     The name leads, as it leads the low-level keywords: measured on the
     evaluation's indexes, "<name> — <message>" ranked the named thing's
