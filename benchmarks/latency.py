@@ -251,6 +251,7 @@ _RETRIEVAL_ONLY = {
     "library": {
         "first turn": {"lightrag_keywords": 1},
         "short reply": {"keywords": 1},  # the resolver's call replaces LightRAG's
+        "stands alone": {"lightrag_keywords": 1},  # no word points back: no check
         "KEEP": {"reference": 1, "lightrag_keywords": 1},
         "AMBIGUOUS": {"reference": 1, "lightrag_keywords": 1},
         "RESOLVE": {"reference": 1, "lightrag_keywords": 1},  # the speculative one, reused with the name
@@ -270,6 +271,7 @@ def expected_calls(system: str, turn: str, api: str) -> Counter[str]:
 _DECISIONS = {
     "first turn": ("first_turn", None),
     "short reply": ("keywords", None),
+    "stands alone": ("reference", "keep"),
     "KEEP": ("reference", "keep"),
     "AMBIGUOUS": ("reference", "ambiguous"),
     "RESOLVE": ("reference", "resolve"),
@@ -338,6 +340,7 @@ def model_time_over_plain(system: str, turn: TurnClass, delays: Delays) -> tuple
     return {
         "first turn": (0.0, "nothing runs"),
         "short reply": (delays.resolver_ms - delays.keyword_ms, "the resolver call replaces LightRAG's keyword call"),
+        "stands alone": (0.0, "no check: no word points back"),
         "KEEP": (0.0, "the check runs beside retrieval"),
         "AMBIGUOUS": (0.0, "the check runs beside retrieval"),
         "RESOLVE": (

@@ -241,7 +241,12 @@ TURN_CLASSES = (
         ),
         rewrite="Offre Santé Vitalis module for clinics",
     ),
-    TurnClass(name="KEEP", message="How many offices does Helix have in France?", history=_PULSE, reference="KEEP"),
+    # Names its own subject, no word that points back: no reference check (contract §5.8).
+    TurnClass(name="stands alone", message="How many offices does Helix have in France?", history=_PULSE),
+    # Points back ("they"), and the check keeps it.
+    TurnClass(
+        name="KEEP", message="How many offices does Helix have, and where are they?", history=_PULSE, reference="KEEP"
+    ),
     TurnClass(
         name="AMBIGUOUS",
         message="Which shops in Lyon already use it?",

@@ -46,6 +46,10 @@ class ResolverConfig:
     short reply that answers no question and picks no option (contract §5.7);
     off by default, because such a reply names the visitor's own topic and
     rewriting it lost more than it gained where measured.
+    ``check_every_follow_up`` runs the reference check on every longer
+    follow-up; off by default, a follow-up with no word that points back
+    ("it", "this", "cette", "l'") is searched as written with no model call
+    (contract §5.8).
     """
 
     enabled: bool = True
@@ -61,6 +65,7 @@ class ResolverConfig:
     history_message_words: int = 150
     reply_context_words: int = 40
     resolve_unprompted_replies: bool = False
+    check_every_follow_up: bool = False
     timeout: float = 10.0
     reference_llm_func: Callable[..., Awaitable[Any]] | None = None
     reference_model_name: str | None = None
@@ -92,7 +97,7 @@ class ResolverConfig:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
                 raise ValueError(f"ResolverConfig.{name} must be a positive number of seconds, got {value!r}")
-        for name in ("enabled", "reference_in_naive", "resolve_unprompted_replies"):
+        for name in ("enabled", "reference_in_naive", "resolve_unprompted_replies", "check_every_follow_up"):
             if not isinstance(getattr(self, name), bool):
                 raise TypeError(f"ResolverConfig.{name} must be a bool, got {getattr(self, name)!r}")
         if self.structured_output not in _STRUCTURED_OUTPUT:

@@ -2,11 +2,15 @@
 
 "Santé", "Yes please" or "Oui, la deuxième" mean nothing to a search engine on
 their own; they mean something as the answer to the question the assistant
-just asked. When the window ends with an assistant message that asks
-something, the last words of that message are the reply's context. Finding it
+just asked. When the window ends with an assistant message that invites a
+reply, the last words of that message are the reply's context. A message
+invites a reply when it asks something, or when its last sentence offers or
+requests ("I can send you the guide.", "Dites-moi votre secteur."); and a
+reply made only of assent or refusal ("Yes please", "D'accord", "No thanks")
+answers the assistant's last message whatever it said. Finding the context
 costs no model call, so it also stands when the model fails, times out or
-declines, and a reply that answers no question (the visitor narrowing a
-topic, as in information-seeking dialogues) gets none.
+declines, and a reply that answers nothing (the visitor narrowing a topic, as
+in information-seeking dialogues) gets none.
 """
 
 from __future__ import annotations
@@ -14,9 +18,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from ._text import QUESTION_MARKS, clean_single_line, is_question
+from ._text import QUESTION_MARKS, clean_single_line, is_question, visible
 
-__all__ = ["MAX_CONTEXT_CHARS", "follows_question", "reply_context"]
+__all__ = ["MAX_CONTEXT_CHARS", "follows_question", "is_assent", "reply_context"]
 
 MAX_CONTEXT_CHARS = 400
 """Characters of carried context at most, whatever the word count (a text without spaces has one word)."""
@@ -24,6 +28,38 @@ MAX_CONTEXT_CHARS = 400
 _READ_CHARS = MAX_CONTEXT_CHARS * 8
 # A question mark ends a sentence even without a space after it (Chinese, Japanese); other marks need one.
 _SENTENCE_END = re.compile("(?<=[" + re.escape("".join(QUESTION_MARKS)) + r"])\s*|(?<=[.!…。！])\s+")
+
+
+# Replies that only agree or decline (English and French): they answer whatever the assistant said last.
+_ASSENT_WORDS = frozenset(
+    "yes yeah yep yup sure ok okay k alright right fine great perfect please pls thanks thank you no nope nah "
+    "go ahead on of course vous absolutely definitely certainly why not sounds good do it let's lets tell me more "
+    "oui ouais si d'accord daccord volontiers bien sûr sur non merci parfait allez-y allez y avec plaisir "
+    "pourquoi pas certainement tout à fait s'il vous plaît plait svp stp vas-y volontiers entendu".split()
+)
+# An offer or a request in the assistant's last sentence invites a reply without a question mark.
+_INVITATION = re.compile(
+    r"\b(?:let me know|tell me|feel free|if you(?:'d)? (?:like|want|wish)|i can (?!not\b|'t\b)|i could|"
+    r"i'd be happy|i would be happy|just say|please (?:choose|pick|select|confirm|specify)|"
+    r"dites-moi|indiquez|précisez|je peux|je pourrais|je vous propose|si vous (?:le )?(?:souhaitez|voulez)|"
+    r"n'hésitez pas|faites-moi savoir|choisissez)"
+)
+_SENTENCE_WORD = re.compile(r"[^\W\d_]+(?:['-][^\W\d_]+)*")
+
+
+def is_assent(reply: str) -> bool:
+    """Whether ``reply`` only agrees or declines ("Yes please", "Oui, volontiers", "No thanks")."""
+    words = _SENTENCE_WORD.findall(visible(reply).lower().replace("\u2019", "'"))
+    return bool(words) and all(word in _ASSENT_WORDS for word in words)
+
+
+def invites_reply(text: str) -> bool:
+    """Whether ``text`` asks something (``asks_something``) or its last sentence offers or requests."""
+    if asks_something(text):
+        return True
+    sentences = [s for s in _SENTENCE_END.split(text.strip()) if s.strip()]
+    last = sentences[-1].lower().replace("\u2019", "'") if sentences else ""
+    return _INVITATION.search(last) is not None
 
 
 def asks_something(text: str) -> bool:
@@ -42,33 +78,37 @@ def _tail(text: str, max_words: int) -> str:
     return line.strip()
 
 
-def _asked(history: Sequence[tuple[str, str]]) -> str | None:
-    """The end of the window's last message when the assistant wrote it and asked something in it."""
+def _asked(history: Sequence[tuple[str, str]], reply: str) -> str | None:
+    """The end of the window's last message when the assistant wrote it and ``reply`` answers it.
+
+    ``reply`` answers it when the message invites a reply (``invites_reply``)
+    or when ``reply`` only agrees or declines (``is_assent``).
+    """
     if not history:
         return None
     role, content = history[-1]
     if role != "assistant" or not isinstance(content, str):
         return None
     tail = content[-_READ_CHARS:]
-    return tail if asks_something(tail) else None
+    return tail if invites_reply(tail) or is_assent(reply) else None
 
 
-def follows_question(history: Sequence[tuple[str, str]]) -> bool:
-    """Whether the window (``(role, content)`` pairs, oldest first) ends with the assistant asking something."""
-    return _asked(history) is not None
+def follows_question(history: Sequence[tuple[str, str]], reply: str = "") -> bool:
+    """Whether ``reply`` answers the window's end (``(role, content)`` pairs, oldest first): see ``_asked``."""
+    return _asked(history, reply) is not None
 
 
-def reply_context(history: Sequence[tuple[str, str]], *, max_words: int) -> str | None:
-    """The context of a reply to ``history`` (``(role, content)`` pairs, oldest first), or ``None``.
+def reply_context(history: Sequence[tuple[str, str]], *, max_words: int, reply: str = "") -> str | None:
+    """The context of ``reply`` to ``history`` (``(role, content)`` pairs, oldest first), or ``None``.
 
     Only the window's last message counts, and only when the assistant wrote
-    it and asked something in it: the reply answers that message. The context
-    is its last ``max_words`` words (``max_words`` of 0 turns this off). Only
-    the end of a huge message is read.
+    it and the reply answers it (``_asked``). The context is its last
+    ``max_words`` words (``max_words`` of 0 turns this off). Only the end of a
+    huge message is read.
     """
     if max_words < 1:
         return None
-    tail = _asked(history)
+    tail = _asked(history, reply)
     if tail is None:
         return None
     return _tail(tail, max_words) or None

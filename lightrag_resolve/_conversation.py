@@ -129,12 +129,15 @@ class Turn:
 
     @cached_property
     def follows_question(self) -> bool:
-        """Whether the window ends with the assistant asking something, which this message may answer."""
-        return follows_question([(message.role, message.content) for message in self.history])
+        """Whether this message answers the window's last message: the assistant asked, offered or requested
+        something there, or the message only agrees or declines (contract §5.6)."""
+        return follows_question([(message.role, message.content) for message in self.history], self.query)
 
     @cached_property
     def reply_context(self) -> str | None:
-        """The end of the assistant's question this message answers, if the window ends with one (contract §5.6)."""
+        """The end of the assistant's message this message answers, when it answers one (contract §5.6)."""
         return reply_context(
-            [(message.role, message.content) for message in self.history], max_words=self.context_words
+            [(message.role, message.content) for message in self.history],
+            max_words=self.context_words,
+            reply=self.query,
         )

@@ -24,7 +24,8 @@ One of ``disabled``, ``unsupported_mode``, ``first_turn``, ``gate_declined``, ``
 ``llm_error``, ``timeout``, ``unparsable``, ``incomplete``, ``scaffold``,
 ``empty``, ``ungrounded`` (no low-level keyword the conversation established), ``unprompted``
 (a short reply that answers no question and picks no option, contract §5.7), and for the
-reference check ``keep``, ``ambiguous``, ``no_candidates`` (the window names nothing) and
+reference check ``keep``, ``ambiguous``, ``no_candidates`` (the window names nothing),
+``stands_alone`` (the message holds no word that points back, contract §5.8; decision ``keep``) and
 ``rejected:<reason>``. ``None`` on success and on ``bypass``.
 """
 

@@ -37,6 +37,7 @@ from ._grounding import (
 )
 from ._model_call import ModelReply, ask_model
 from ._parse import KeywordAnswer, ReferenceAnswer, parse_keyword_answer, parse_reference_answer
+from ._pointers import points_back
 from ._prompts import Prompt, keyword_prompt, keyword_schema, reference_prompt, reference_schema, text_prompt
 from ._report import report
 from ._resolution import Path, Resolution
@@ -55,7 +56,8 @@ class Resolver:
 
     Override points, each called with the turn or the model's raw text:
     ``should_resolve`` (the gate), ``is_prompted`` (does a short reply answer the
-    assistant), ``keyword_prompt``/``parse_keywords``,
+    assistant), ``points_back`` (may a longer follow-up refer to the conversation),
+    ``keyword_prompt``/``parse_keywords``,
     ``text_prompt``/``parse_text`` and ``reference_prompt``/``parse_reference``.
     """
 
@@ -90,6 +92,15 @@ class Resolver:
         is on, it is searched as written and no model call is spent on it.
         """
         return turn.follows_question or turn.picked is not None
+
+    def points_back(self, turn: Turn) -> bool:
+        """Whether a longer follow-up holds a word that may point back at the conversation (contract §5.8).
+
+        A message without one ("What does the Horizon plan cost?") names its
+        own subject; unless ``config.check_every_follow_up`` is on, it is
+        searched as written and no reference check is spent on it.
+        """
+        return points_back(turn.query)
 
     def text_prompt(self, turn: Turn) -> Prompt:
         """The prompt that asks for a short search query (``naive`` mode)."""
@@ -126,9 +137,11 @@ class Resolver:
             return replace(untouched, path="keywords", fallback_reason="caller_keywords")
         if self._gate(turn.query):
             return "keywords" if graph else "text"
-        if graph or self.config.reference_in_naive:
-            return "reference"
-        return replace(untouched, path="text", fallback_reason="gate_declined")
+        if not (graph or self.config.reference_in_naive):
+            return replace(untouched, path="text", fallback_reason="gate_declined")
+        if not self.config.check_every_follow_up and not self._points_back(turn):
+            return replace(untouched, path="reference", fallback_reason="stands_alone", decision="keep")
+        return "reference"
 
     def _gate(self, query: str) -> bool:
         try:
@@ -136,6 +149,13 @@ class Resolver:
         except Exception:
             logger.warning("should_resolve raised; the turn goes through unresolved", exc_info=True)
             return False
+
+    def _points_back(self, turn: Turn) -> bool:
+        try:
+            return bool(self.points_back(turn))
+        except Exception:
+            logger.warning("points_back raised; the reference check runs", exc_info=True)
+            return True
 
     async def run(self, path: Path, turn: Turn, *, llm: LLMFunc, model: str | None = None) -> Resolution:
         """Run the resolver of ``path`` (``keywords``, ``text`` or ``reference``), timed."""

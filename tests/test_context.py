@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from fakes import ScriptedLLM, keyword_json
 from lightrag_resolve import Message, Resolver, ResolverConfig, Turn
 from lightrag_resolve._candidates import Candidates
-from lightrag_resolve._context import MAX_CONTEXT_CHARS, asks_something, reply_context
+from lightrag_resolve._context import MAX_CONTEXT_CHARS, asks_something, invites_reply, is_assent, reply_context
 from lightrag_resolve._grounding import without_other_options
 
 QUESTION = "We run Kadoro for shops and Pivotane for clinics. Which one should I describe?"
@@ -24,6 +24,28 @@ def test_only_a_question_in_the_last_assistant_message_is_context():
     assert reply_context([("assistant", QUESTION), ("user", "Hm.")], max_words=40) is None
     assert reply_context([], max_words=40) is None
     assert reply_context(asked, max_words=0) is None  # switched off
+
+
+def test_an_offer_or_a_request_in_the_last_sentence_invites_a_reply():
+    assert invites_reply("Kadoro runs offline. I can send you the installation guide.")
+    assert invites_reply("We train on A1, B1 and C1. Let me know which level fits your team.")
+    assert invites_reply("Nous couvrons trois secteurs. Dites-moi le vôtre.")
+    assert invites_reply("Je peux vous envoyer la grille tarifaire.")
+    assert not invites_reply("I can\u2019t say more. Kadoro costs 49 € a month.")  # the offer is not the last sentence
+    assert not invites_reply("Kadoro costs 49 € a month. I cannot share the discount grid.")
+    assert not invites_reply("Kadoro costs 49 € a month.")
+
+
+def test_assent_answers_the_last_message_whatever_it_said():
+    statement = [("user", "Do you sell POS?"), ("assistant", "Kadoro is our loyalty terminal for shops.")]
+    for reply in ("Yes please", "OK", "Sure, go ahead", "Oui, volontiers", "D'accord", "Non merci", "s'il vous plaît"):
+        assert is_assent(reply), reply
+        assert reply_context(statement, max_words=40, reply=reply) == "Kadoro is our loyalty terminal for shops."
+    for reply in ("Virtualization", "Yes, the analytics one", "Kadoro", "", "..."):
+        assert not is_assent(reply), reply
+        assert reply_context(statement, max_words=40, reply=reply) is None
+    # Only the assistant's message is answered: the visitor spoke last.
+    assert reply_context([*statement, ("user", "Hm.")], max_words=40, reply="OK") is None
 
 
 def test_a_question_anywhere_in_the_message_counts_in_any_script():
@@ -88,9 +110,9 @@ def test_a_picked_option_carries_the_question_without_the_others():
 
 
 def test_no_question_no_context_and_the_config_can_switch_it_off():
-    statement = _turn("Yes please", "We run Kadoro for shops.")
+    statement = _turn("Kadoro Mini", "We run Kadoro for shops.")  # neither asked, offered nor assented to
     llm = ScriptedLLM(replies={"text": "NONE"})
-    assert asyncio.run(Resolver().resolve(statement, llm=llm)).query == "Yes please"
+    assert asyncio.run(Resolver().resolve(statement, llm=llm)).query == "Kadoro Mini"
     off = Turn.from_history(
         "Yes please",
         [{"role": "assistant", "content": QUESTION}],

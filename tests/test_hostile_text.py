@@ -43,6 +43,7 @@ FALLBACKS = {
     "empty",
     "keep",
     "ambiguous",
+    "stands_alone",
     "gate_declined",
     "unprompted",
     "ungrounded",
@@ -104,7 +105,7 @@ def test_an_accepted_name_carries_no_invisible_character(invisible):
     resolution, _ = resolve(turn("Which retailers already run it?", history), f"RESOLVE: Pulse POS{invisible}")
     assert resolution.entity == "Pulse POS"
     assert resolution.query == "Pulse POS — Which retailers already run it?"
-    already, _ = resolve(turn(f"Which retailers run Pulse{invisible} POS?", history), "RESOLVE: Pulse POS")
+    already, _ = resolve(turn(f"Which of these retailers run Pulse{invisible} POS?", history), "RESOLVE: Pulse POS")
     assert already.fallback_reason == "rejected:already_named"
 
 
@@ -386,8 +387,9 @@ def fuzz_case(draw):
 @given(fuzz_case())
 def test_fuzz_no_hostile_model_or_message_breaks_the_invariants(case):
     query, history, reply, mode = case
-    # Unprompted short replies resolved too, so that every short reply meets the hostile model (contract §5.7).
-    config = ResolverConfig(company_name="Helix", resolve_unprompted_replies=True)
+    # Unprompted short replies resolved and every follow-up checked, so that every turn meets the hostile model
+    # (contract §5.7, §5.8).
+    config = ResolverConfig(company_name="Helix", resolve_unprompted_replies=True, check_every_follow_up=True)
     resolution, llm = resolve(turn(query, history, mode=mode, company="Helix"), reply, config)
     assert_safe_resolution(resolution)
     for call in llm.calls:

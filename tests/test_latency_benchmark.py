@@ -16,15 +16,16 @@ import pytest
 
 BENCHMARK = Path(__file__).resolve().parents[1] / "benchmarks" / "latency.py"
 
-TURN_CLASSES = ("first turn", "short reply", "KEEP", "AMBIGUOUS", "RESOLVE")
+TURN_CLASSES = ("first turn", "short reply", "stands alone", "KEEP", "AMBIGUOUS", "RESOLVE")
 
 # LLM calls one turn starts with retrieval only (aquery_data); aquery adds the answer call.
 DESIGNED_CALLS = {
-    "plain": {"first turn": 1, "short reply": 1, "KEEP": 1, "AMBIGUOUS": 1, "RESOLVE": 1},
-    # the resolver replaces LightRAG's keyword call; the check runs beside it; RESOLVE reuses its keywords
-    "library": {"first turn": 1, "short reply": 1, "KEEP": 2, "AMBIGUOUS": 2, "RESOLVE": 2},
+    "plain": {"first turn": 1, "short reply": 1, "stands alone": 1, "KEEP": 1, "AMBIGUOUS": 1, "RESOLVE": 1},
+    # the resolver replaces LightRAG's keyword call; the check runs beside it, except on a follow-up that
+    # points at nothing; RESOLVE reuses its keywords
+    "library": {"first turn": 1, "short reply": 1, "stands alone": 1, "KEEP": 2, "AMBIGUOUS": 2, "RESOLVE": 2},
     # one rewrite before every follow-up of at most 12 words
-    "serial": {"first turn": 1, "short reply": 2, "KEEP": 2, "AMBIGUOUS": 2, "RESOLVE": 2},
+    "serial": {"first turn": 1, "short reply": 2, "stands alone": 2, "KEEP": 2, "AMBIGUOUS": 2, "RESOLVE": 2},
 }
 
 

@@ -12,6 +12,7 @@ from lightrag.query_validation import RAGQueryTooShortError
 
 from fakes import ScriptedLLM, keyword_json
 from lightrag_resolve import ResolvingLightRAG, ResolverConfig
+from lightrag_resolve._context import is_assent
 
 GRAPH_MODES = ["local", "global", "hybrid", "mix"]
 OFFER = [
@@ -37,7 +38,7 @@ STATEMENT = [
     {"role": "user", "content": "Vous avez quelque chose pour les commerçants ?"},
     {"role": "assistant", "content": "Oui : Pulse POS, notre terminal de fidélité."},
 ]
-"""A window that asks nothing: a reply to it carries no context (contract §5.6)."""
+"""A window that asks nothing: only an assent to it carries it as context (contract §5.6)."""
 
 
 def param(mode: str, history=OFFER, **fields) -> QueryParam:
@@ -186,10 +187,14 @@ async def test_replies_below_lightrags_minimum_reach_retrieval_only_when_resolve
     with pytest.raises(RAGQueryTooShortError):
         await rag.aquery_data(reply, param("mix"), resolve=False)
     failing = await make_rag(scripted(keywords="NONE", text="NONE"))
-    with pytest.raises(RAGQueryTooShortError):
-        await failing.aquery_data(reply, param("mix", STATEMENT))
-    with pytest.raises(RAGQueryTooShortError):
-        await failing.aquery(reply, param("naive", STATEMENT))
+    if is_assent(reply):  # "OK", "Si" answer the statement, which is carried (contract §5.6)
+        statement = await failing.aquery_data(reply, param("mix", STATEMENT))
+        assert statement["status"] == "success" and statement["metadata"]["resolution"]["context"]
+    else:
+        with pytest.raises(RAGQueryTooShortError):
+            await failing.aquery_data(reply, param("mix", STATEMENT))
+        with pytest.raises(RAGQueryTooShortError):
+            await failing.aquery(reply, param("naive", STATEMENT))
     # A reply to a question is searched with the question even when the model declines (contract §5.6).
     carried = await failing.aquery_data(reply, param("mix"))
     assert carried["status"] == "success" and carried["metadata"]["resolution"]["fallback_reason"] == "empty"
@@ -310,5 +315,5 @@ async def test_the_decision_is_reported_before_a_retrieval_that_fails(make_rag):
     config = ResolverConfig(on_resolution=seen.append, resolve_unprompted_replies=True)
     rag = await make_rag(scripted(keywords="NONE"), resolver=config)
     with pytest.raises(RAGQueryTooShortError):
-        await rag.aquery_data("OK", param("mix", STATEMENT))
+        await rag.aquery_data("B2", param("mix", STATEMENT))  # no assent: nothing is carried
     assert [r.fallback_reason for r in seen] == ["empty"]

@@ -56,7 +56,7 @@ def test_a_one_line_text_call_stops_at_the_line_end():
 
 
 def test_the_reference_check_stops_at_the_line_end_only_without_a_schema():
-    query = "Est-ce que Pulse POS marche hors ligne le week-end ?"
+    query = "Est-ce qu'il marche hors ligne le week-end ?"
     schema = _marked_llm(reference='{"decision": "KEEP", "name": ""}')
     asyncio.run(Resolver().resolve(_turn(query), llm=schema))
     assert schema.calls[0].kwargs["max_tokens"] == REFERENCE_MAX_TOKENS and "stop" not in schema.calls[0].kwargs

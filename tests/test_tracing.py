@@ -199,7 +199,7 @@ FALLBACKS = [
     ("reference", "mix", REFERENCE_QUERY, "Perhaps something else", {}, "unparsable"),
     ("reference", "mix", REFERENCE_QUERY, "RESOLVE: Orbit CRM", {}, "rejected:not_in_history"),
     ("reference", "mix", REFERENCE_QUERY, "RESOLVE: Helix", {"company": "Helix"}, "rejected:company"),
-    ("reference", "mix", "Pulse POS est-il disponible partout en France ?", "RESOLVE: Pulse POS", {}, "rejected:already_named"),
+    ("reference", "mix", "Pulse POS marche-t-il dans ces magasins ?", "RESOLVE: Pulse POS", {}, "rejected:already_named"),
     ("reference", "mix", REFERENCE_QUERY, "RESOLVE: une offre BTP", {"max_name_words": 2}, "rejected:too_long"),
 ]
 

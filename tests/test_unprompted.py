@@ -52,6 +52,14 @@ def test_a_reply_is_prompted_by_a_question_or_by_an_option_it_picks():
     )  # the visitor spoke last
 
 
+def test_assent_or_an_offer_prompts_a_reply_without_a_question_mark():
+    resolver = Resolver()
+    assert resolver.is_prompted(turn("Yes please", ANSWER))  # assent answers whatever was said last
+    offer = [*ANSWER[:1], {"role": "assistant", "content": "Pulse POS tracks stock. I can send you the guide."}]
+    assert resolver.is_prompted(turn("The guide", offer))
+    assert not resolver.is_prompted(turn("Virtualization", ANSWER))
+
+
 def test_follows_question_reads_only_the_last_message_and_only_the_assistants():
     assert follows_question([("user", "Hi"), ("assistant", "Which plan are you on?")])
     assert not follows_question([("assistant", "Which plan are you on?"), ("user", "Hm.")])
@@ -96,7 +104,7 @@ def test_an_override_decides_and_one_that_raises_resolves():
 
 
 @given(
-    st.sampled_from(["Virtualization", "parts of a tag.", "data volume", "Celts", "Yes please"]),
+    st.sampled_from(["Virtualization", "parts of a tag.", "data volume", "Celts", "Hamnet"]),
     st.sampled_from(["mix", "naive", "local"]),
 )
 def test_an_unprompted_reply_reaches_retrieval_as_the_visitor_wrote_it(reply, mode):

@@ -144,12 +144,13 @@ def test_a_too_short_first_turn_gets_lightrags_own_refusal(server: RunningServer
 
 def test_an_unresolved_short_reply_gets_lightrags_own_refusal_not_a_500(server: RunningServer, llm: FakeLLMEndpoint):
     since = len(llm.calls)
-    query = post(server.base_url, "/query", {"query": "OK", "conversation_history": JOKE})
+    # "B2" answers nothing the assistant said (an "OK" would assent to it, contract §5.6).
+    query = post(server.base_url, "/query", {"query": "B2", "conversation_history": JOKE})
     assert query.status_code == 422, query.text
     assert query.json()["detail"][0]["type"] == "value_error" and "too short" in query.json()["detail"][0]["msg"]
-    data = post(server.base_url, "/query/data", {"query": "OK", "conversation_history": JOKE})
+    data = post(server.base_url, "/query/data", {"query": "B2", "conversation_history": JOKE})
     assert data.status_code == 400 and data.json()["status"] == "failure" and "too short" in data.json()["message"]
-    chat = post(server.base_url, "/api/chat", {"model": "m", "stream": False, "messages": [*JOKE, {"role": "user", "content": "OK"}]})
+    chat = post(server.base_url, "/api/chat", {"model": "m", "stream": False, "messages": [*JOKE, {"role": "user", "content": "B2"}]})
     assert chat.status_code == 400 and "too short" in chat.json()["detail"]
     # A reply to the assistant's statement is unprompted (contract §5.7): no resolver call, nothing retrieved or answered.
     assert llm.roles()[since:] == []
@@ -200,7 +201,7 @@ def test_with_progress_events_an_unresolved_short_reply_is_refused_inside_the_st
 
     LightRAG itself reports every core-side failure of this stream the same way (an ``error`` line).
     """
-    body = {"query": "OK", "conversation_history": JOKE, "include_progress": True}
+    body = {"query": "B2", "conversation_history": JOKE, "include_progress": True}
     response = post(server.base_url, "/query/stream", body)
     assert response.status_code == 200
     errors = [line for line in response.text.splitlines() if '"error"' in line]

@@ -1,0 +1,100 @@
+"""Whether a longer follow-up points back at the conversation (contract §5.8).
+
+The reference check can only help a message that leans on something the
+conversation named: "Which retailers already run it?", "Cette formation
+est-elle proposée le samedi ?". A message with no word that points back names
+its own subject ("What does the Horizon plan cost?", "Chantio fonctionne-t-il
+sans réseau ?") or opens a new one ("Is privacy protected?"). Asking a model
+about it costs a call where the visitor waits, and a weak model appends a
+name all the same. So the check runs only on messages that hold a pointing
+word (a pronoun, a demonstrative, a possessive, an elliptical "what about").
+
+The word lists are English and French, the languages the project tests. A
+message in neither (no marker word of either language) is always checked:
+in other languages the model keeps the decision, as before this rule. Every
+uncertain case counts as pointing back, so this rule can only spare model
+calls on messages that have nothing to point with; it never adds a name.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ._text import visible
+
+__all__ = ["points_back"]
+
+_ENGLISH_POINTERS = frozenset(
+    "it its itself this that these those they them their theirs themselves he him his himself she her hers "
+    "herself one ones former latter such same".split()
+)
+_FRENCH_POINTERS = frozenset(
+    "il ils elle elles lui eux leur leurs ce cet cette ces celui celle ceux celles ça cela ceci son sa ses là".split()
+)
+_POINTERS = _ENGLISH_POINTERS | _FRENCH_POINTERS
+
+# Words that mark a message as English or French and rarely occur in the neighbouring languages
+# (German, Spanish, Italian, Portuguese): a message with none of them keeps the check.
+_LANGUAGE_MARKERS = frozenset(
+    # English
+    "the is are were do does did what which who whom how when where why can could should would of to on for "
+    "with from by about and or not be been have has had i you we my your our me us there any some much many "
+    # French
+    "est sont quel quelle quels quelles comment quand où pourquoi combien peut peux pouvez vous nous votre vos "
+    "notre nos avec pour dans sur des du au aux une pas je cette elle elles ils".split()
+)
+
+# Words that open a question without being its subject: an inverted pronoun after them points back
+# ("Combien coûte-t-il ?", "Dans quelles formules est-il inclus ?").
+_FRENCH_QUESTION_WORDS = frozenset(
+    "combien comment où quand pourquoi que qu quoi quel quelle quels quelles lequel laquelle lesquels lesquelles "
+    "est-ce".split()
+)
+
+_WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
+# French inversion: "est-il", "coûte-t-elle", "ont-ils" (the verb and its subject pronoun after it).
+_INVERSION = re.compile(r"^([^\W\d_]+)-(?:t-)?(il|elle|ils|elles)$")
+_CLAUSE_BREAK = re.compile(r"[,;:.!?¿¡()\[\]«»\"“”]")
+# Phrases that hold a pointing word without pointing: "qu'est-ce que", "ce que", "il y a", "y a-t-il".
+_NOT_POINTING = re.compile(
+    r"\b(?:est-ce|c'est|ce\s+(?:que|qu'|qui|dont)|il\s+y\s+a|y\s+a-t-il|il\s+faut|faut-il|one\s+of|no\s+one)\b"
+)
+# A French object pronoun before its verb: "vous le proposez", "peut-on le louer", "l'ont", "l'acheter".
+_FRENCH_OBJECT = re.compile(r"(?:\b(?:je|tu|on|nous|vous|ne|n')\s*(?:le|la|les)\s)|(?:(?:^|\s)l')")
+_ELLIPSIS = re.compile(r"^\s*(?:and|what\s+about|how\s+about|et|quid\s+de)\b")
+
+
+def points_back(message: str) -> bool:
+    """Whether ``message`` holds a word that may point at something the conversation named.
+
+    True when it does, and when its language is neither English nor French
+    (the model then decides, as for every message before this rule).
+    """
+    if not isinstance(message, str):
+        raise TypeError(f"message must be a str, got {type(message).__name__}")
+    text = visible(message).lower().replace("\u2019", "'")
+    if _ELLIPSIS.search(text) or _FRENCH_OBJECT.search(text):
+        return True
+    if not any(part in _LANGUAGE_MARKERS for word in _WORD.findall(text) for part in word.split("-")):
+        return True  # neither English nor French: the model decides
+    for clause in _CLAUSE_BREAK.split(_NOT_POINTING.sub(" ", text)):
+        words = _WORD.findall(clause)
+        for position, word in enumerate(words):
+            parts = word.split("-")
+            if _INVERSION.match(word) is not None:
+                if _inversion_points_back(words[:position]):
+                    return True
+                parts = parts[:1]  # "est-il" after a named subject: the pronoun repeats that subject
+            if any(part in _POINTERS for part in parts):
+                return True
+    return False
+
+
+def _inversion_points_back(before: list[str]) -> bool:
+    """Whether an inverted French pronoun stands for something outside the clause.
+
+    "Chantio fonctionne-t-il ?" repeats its subject (Chantio); "Combien
+    coûte-t-il ?" and "Est-il inclus ?" have none before the verb, so the
+    pronoun points back.
+    """
+    return not before or any(word in _FRENCH_QUESTION_WORDS for word in before)

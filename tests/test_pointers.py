@@ -1,0 +1,156 @@
+"""A longer follow-up is checked only when it points back (contract §5.8).
+
+``points_back`` finds the words that may refer to something the conversation
+named (pronouns, demonstratives, possessives, an elliptical "what about"); a
+message without one is searched as written and spends no model call. Every
+uncertain case, a language the word lists do not cover included, counts as
+pointing back, so the check keeps running where it ran before.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from fakes import ScriptedLLM, keyword_json
+from lightrag import QueryParam
+from lightrag_resolve import Message, Resolver, ResolverConfig, Turn
+from lightrag_resolve._pointers import points_back
+
+HISTORY = [
+    {"role": "user", "content": "What do you offer retailers?"},
+    {"role": "assistant", "content": "Pulse POS is the Helix loyalty terminal for retailers and shops."},
+]
+
+POINTING = [
+    "Which retailers already run it?",
+    "Is this course also available on weekends?",
+    "How fast does support answer on that plan?",
+    "Do their shops use the loyalty console?",
+    "Which one is cheaper?",
+    "What about installation?",
+    "And for a market stall?",
+    "Quelles enseignes l'ont déjà installée ?",
+    "Cette formation est-elle aussi proposée le week-end ?",
+    "Dans quelles formules est-il inclus ?",
+    "Combien coûte-t-elle par chantier ?",
+    "Est-il inclus dans la formule Essentiel ?",
+    "Combien de SMS sont compris avec ce module ?",
+    "Peut-on le louer ?",
+    "Et pour un magasin ?",
+    "Quel est son prix ?",
+]
+STANDING_ALONE = [
+    "What does the Horizon plan cost per user?",
+    "How many offices does Vellinor have?",
+    "Is privacy protected?",
+    "Do you have customers in Montréal?",
+    "Is there a free trial?",
+    "Le Parcours Cerclia est-il proposé le samedi ?",  # the inverted pronoun repeats the named subject
+    "Chantio fonctionne-t-il sans réseau sur les chantiers ?",
+    "Qu'est-ce que Pivotane ?",
+    "Y a-t-il une formation le samedi ?",
+    "Combien de bureaux avez-vous ?",
+    "Où se trouve votre siège social ?",
+    "Is one of your offices in Lyon?",
+]
+
+
+@pytest.mark.parametrize("message", POINTING)
+def test_a_message_with_a_pointing_word_points_back(message):
+    assert points_back(message)
+
+
+@pytest.mark.parametrize("message", STANDING_ALONE)
+def test_a_message_that_names_its_subject_stands_alone(message):
+    assert not points_back(message)
+
+
+@pytest.mark.parametrize(
+    "message", ["Wie viel kostet es pro Monat?", "¿Cuánto cuesta al mes?", "月額はいくらですか？", "???"]
+)
+def test_a_message_in_a_language_without_word_lists_is_always_checked(message):
+    assert points_back(message)
+
+
+def test_typographic_apostrophes_and_invisible_characters_do_not_hide_a_pointer():
+    assert points_back("Quelles enseignes l\u2019ont déjà installée ?")
+    assert points_back("Which retailers already run i\u200bt?")
+
+
+@given(st.text(max_size=200))
+def test_points_back_is_total_on_any_text(message):
+    assert isinstance(points_back(message), bool)
+
+
+@given(st.sampled_from(STANDING_ALONE), st.sampled_from(["it", "this one", "cette offre", "leurs magasins"]))
+def test_adding_a_pointing_word_makes_any_message_point_back(message, pointer):
+    assert points_back(f"{message} {pointer}")
+
+
+def test_points_back_refuses_a_non_string():
+    with pytest.raises(TypeError):
+        points_back(None)  # type: ignore[arg-type]
+
+
+def turn(query: str, mode: str = "mix") -> Turn:
+    return Turn(query=query, history=tuple(Message(**m) for m in HISTORY), mode=mode)
+
+
+def test_a_follow_up_that_stands_alone_is_kept_without_a_model_call():
+    llm = ScriptedLLM(replies={"reference": "RESOLVE: Pulse POS"})
+    for mode in ("mix", "naive", "local"):
+        resolution = asyncio.run(Resolver().resolve(turn("Is privacy protected?", mode), llm=llm))
+        assert resolution.path == "reference" and resolution.fallback_reason == "stands_alone"
+        assert resolution.decision == "keep" and not resolution.changed
+        assert resolution.query == "Is privacy protected?" and not resolution.has_keywords
+    assert llm.roles() == []
+
+
+def test_a_pointing_follow_up_still_meets_the_check():
+    llm = ScriptedLLM(replies={"reference": "RESOLVE: Pulse POS"})
+    resolution = asyncio.run(Resolver().resolve(turn("Which retailers already run it?"), llm=llm))
+    assert llm.roles() == ["reference"] and resolution.entity == "Pulse POS"
+
+
+def test_the_switch_checks_every_follow_up():
+    llm = ScriptedLLM(replies={"reference": "KEEP"})
+    config = ResolverConfig(check_every_follow_up=True)
+    resolution = asyncio.run(Resolver(config).resolve(turn("Is privacy protected?"), llm=llm))
+    assert llm.roles() == ["reference"] and resolution.fallback_reason == "keep"
+
+
+def test_an_override_decides_and_one_that_raises_runs_the_check():
+    class NeverPoints(Resolver):
+        def points_back(self, turn: Turn) -> bool:
+            return False
+
+    class Broken(Resolver):
+        def points_back(self, turn: Turn) -> bool:
+            raise RuntimeError("tenant rule failed")
+
+    llm = ScriptedLLM(replies={"reference": "RESOLVE: Pulse POS"})
+    kept = asyncio.run(NeverPoints().resolve(turn("Which retailers already run it?"), llm=llm))
+    assert llm.roles() == [] and kept.fallback_reason == "stands_alone"
+    checked = asyncio.run(Broken().resolve(turn("Is privacy protected?"), llm=llm))
+    assert llm.roles() == ["reference"] and checked.decision == "resolve"
+
+
+def test_the_switch_is_validated():
+    with pytest.raises(TypeError):
+        ResolverConfig(check_every_follow_up="yes")  # type: ignore[arg-type]
+
+
+async def test_a_follow_up_that_stands_alone_is_plain_lightrag(make_rag):
+    llm = ScriptedLLM(
+        replies={"reference": "RESOLVE: Pulse POS", "lightrag_keywords": keyword_json(["privacy"], ["data protection"])}
+    )
+    rag = await make_rag(llm)
+    param = QueryParam(mode="mix", conversation_history=list(HISTORY), enable_rerank=False)
+    result = await rag.aquery_data("Is privacy protected?", param)
+    assert llm.roles() == ["lightrag_keywords"]  # LightRAG's own extraction only: no check, no second extraction
+    assert result["metadata"]["resolution"]["fallback_reason"] == "stands_alone"
+    assert result["metadata"]["keywords"]["low_level"] == ["privacy"]
