@@ -135,27 +135,15 @@ class Resolver:
         graph = turn.mode in GRAPH_MODES
         if graph and caller_keywords:
             return replace(untouched, path="keywords", fallback_reason="caller_keywords")
-        if self._gate(turn.query):
+        if _decide(self.should_resolve, turn.query, on_error=False, then="the turn goes through unresolved"):
             return "keywords" if graph else "text"
         if not (graph or self.config.reference_in_naive):
             return replace(untouched, path="text", fallback_reason="gate_declined")
-        if not self.config.check_every_follow_up and not self._points_back(turn):
+        if not self.config.check_every_follow_up and not _decide(
+            self.points_back, turn, on_error=True, then="the reference check runs"
+        ):
             return replace(untouched, path="reference", fallback_reason="stands_alone", decision="keep")
         return "reference"
-
-    def _gate(self, query: str) -> bool:
-        try:
-            return bool(self.should_resolve(query))
-        except Exception:
-            logger.warning("should_resolve raised; the turn goes through unresolved", exc_info=True)
-            return False
-
-    def _points_back(self, turn: Turn) -> bool:
-        try:
-            return bool(self.points_back(turn))
-        except Exception:
-            logger.warning("points_back raised; the reference check runs", exc_info=True)
-            return True
 
     async def run(self, path: Path, turn: Turn, *, llm: LLMFunc, model: str | None = None) -> Resolution:
         """Run the resolver of ``path`` (``keywords``, ``text`` or ``reference``), timed."""
@@ -252,12 +240,7 @@ class Resolver:
         """The untouched outcome of an unprompted short reply (contract §5.7); ``None`` when the reply is resolved."""
         if self.config.resolve_unprompted_replies:
             return None
-        try:
-            prompted = bool(self.is_prompted(turn))
-        except Exception:
-            logger.warning("is_prompted raised; the reply is resolved as prompted", exc_info=True)
-            return None
-        if prompted:
+        if _decide(self.is_prompted, turn, on_error=True, then="the reply is resolved as prompted"):
             return None
         return Resolution(
             query=turn.query,
@@ -380,6 +363,15 @@ class Resolver:
                 rejected_reason=outcome.rejected_reason,
             )
         return replace(base, query=name_with_message(turn.query, outcome.name), decision="resolve", entity=outcome.name)
+
+
+def _decide(override: Callable[[Any], Any], subject: Any, *, on_error: bool, then: str) -> bool:
+    """One yes/no override point's answer; ``on_error`` when it raises, which is logged with what follows."""
+    try:
+        return bool(override(subject))
+    except Exception:
+        logger.warning("%s raised; %s", getattr(override, "__name__", "an override"), then, exc_info=True)
+        return on_error
 
 
 def supports_json_schema(llm: Any) -> bool:
