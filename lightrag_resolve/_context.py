@@ -20,7 +20,7 @@ from collections.abc import Sequence
 
 from ._text import QUESTION_MARKS, clean_single_line, is_question, visible
 
-__all__ = ["MAX_CONTEXT_CHARS", "follows_question", "is_assent", "reply_context"]
+__all__ = ["MAX_CONTEXT_CHARS", "follows_question", "invites_reply", "is_assent", "reply_context"]
 
 MAX_CONTEXT_CHARS = 400
 """Characters of carried context at most, whatever the word count (a text without spaces has one word)."""
@@ -30,12 +30,13 @@ _READ_CHARS = MAX_CONTEXT_CHARS * 8
 _SENTENCE_END = re.compile("(?<=[" + re.escape("".join(QUESTION_MARKS)) + r"])\s*|(?<=[.!…。！])\s+")
 
 
-# Replies that only agree or decline (English and French): they answer whatever the assistant said last.
+# The words of replies that only agree or decline, English and French ("Yes please", "Sure, go ahead",
+# "Oui, volontiers", "Non merci", "Tout à fait"): such a reply answers whatever the assistant said last.
 _ASSENT_WORDS = frozenset(
-    "yes yeah yep yup sure ok okay k alright right fine great perfect please pls thanks thank you no nope nah "
-    "go ahead on of course vous absolutely definitely certainly why not sounds good do it let's lets tell me more "
-    "oui ouais si d'accord daccord volontiers bien sûr sur non merci parfait allez-y allez y avec plaisir "
-    "pourquoi pas certainement tout à fait s'il vous plaît plait svp stp vas-y volontiers entendu".split()
+    "yes yeah yep yup sure ok okay alright right fine great perfect please pls thanks thank you no nope nah "
+    "go ahead on of course absolutely definitely certainly why not sounds good do it let's lets tell me more "
+    "oui ouais si d'accord volontiers bien sûr non merci parfait allez-y vas-y avec plaisir pourquoi pas "
+    "certainement tout à fait s'il vous plaît plait svp stp entendu".split()
 )
 # An offer or a request in the assistant's last sentence invites a reply without a question mark.
 _INVITATION = re.compile(
