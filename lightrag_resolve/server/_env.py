@@ -6,28 +6,33 @@ loaded its ``.env`` (so the variables may live there too). Parsing is a pure
 function of the mapping it is given: every rule is tested without a server,
 and a malformed value stops start-up with a message naming the variable.
 
-=================================  ==========================================
-variable                           meaning (default)
-=================================  ==========================================
-``RESOLVER_ENABLED``               resolve follow-ups at all (``true``)
-``RESOLVER_COMPANY_NAME``          the company the assistant speaks for (none)
-``RESOLVER_LLM_BASE_URL``          dedicated OpenAI-compatible endpoint for the
-                                   resolver (none: LightRAG's keyword-role LLM)
-``RESOLVER_LLM_MODEL``             its model; required with the base URL
-``RESOLVER_LLM_API_KEY``           its key (none: the endpoint takes no key)
-``RESOLVER_REFERENCE_LLM_*``       the same three for the reference check
-                                   (none: the resolver's LLM)
-``RESOLVER_TIMEOUT``               seconds per resolver call (``10``)
-``RESOLVER_REFERENCE_TIMEOUT``     seconds for the reference check (``2``)
-``RESOLVER_HISTORY_MESSAGES``      earlier messages read per turn (``2``)
-``RESOLVER_HISTORY_MESSAGE_WORDS`` words kept per earlier message (``150``)
-``RESOLVER_MAX_RESOLVE_WORDS``     the gate: longest short reply (``4``)
-``RESOLVER_MAX_QUERY_WORDS``       naive-mode rewrite cap (``8``)
-``RESOLVER_MAX_LL_KEYWORDS``       low-level keyword cap (``5``)
-``RESOLVER_MAX_HL_KEYWORDS``       high-level keyword cap (``3``)
-``RESOLVER_MAX_NAME_WORDS``        longest accepted reference name (``6``)
-``RESOLVER_CAPTURE_CONTENT``       put text on spans (unset: the OTel variable)
-=================================  ==========================================
+=========================================  ==========================================
+variable                                   meaning (default)
+=========================================  ==========================================
+``RESOLVER_ENABLED``                       resolve follow-ups at all (``true``)
+``RESOLVER_COMPANY_NAME``                  the company the assistant speaks for (none)
+``RESOLVER_LLM_BASE_URL``                  dedicated OpenAI-compatible endpoint for the
+                                           resolver (none: LightRAG's keyword-role LLM)
+``RESOLVER_LLM_MODEL``                     its model; required with the base URL
+``RESOLVER_LLM_API_KEY``                   its key (none: the endpoint takes no key)
+``RESOLVER_REFERENCE_LLM_*``               the same three for the reference check
+                                           (none: the resolver's LLM)
+``RESOLVER_TIMEOUT``                       seconds per resolver call (``10``)
+``RESOLVER_REFERENCE_TIMEOUT``             seconds for the reference check (``2``)
+``RESOLVER_HISTORY_MESSAGES``              earlier messages read per turn (``2``)
+``RESOLVER_HISTORY_MESSAGE_WORDS``         words kept per earlier message (``150``)
+``RESOLVER_MAX_RESOLVE_WORDS``             the gate: longest short reply (``4``)
+``RESOLVER_MAX_QUERY_WORDS``               naive-mode rewrite cap (``8``)
+``RESOLVER_MAX_LL_KEYWORDS``               low-level keyword cap (``5``)
+``RESOLVER_MAX_HL_KEYWORDS``               high-level keyword cap (``3``)
+``RESOLVER_MAX_NAME_WORDS``                longest accepted reference name (``6``)
+``RESOLVER_CAPTURE_CONTENT``               put text on spans (unset: the OTel variable)
+``RESOLVER_REFERENCE_IN_NAIVE``            the reference check in naive mode (``true``)
+``RESOLVER_RESOLVE_UNPROMPTED_REPLIES``    resolve short replies that answer
+                                           nothing the assistant said (``false``)
+``RESOLVER_CHECK_EVERY_FOLLOW_UP``         check follow-ups with no word that points
+                                           back too (``false``)
+=========================================  ==========================================
 """
 
 from __future__ import annotations
@@ -51,7 +56,13 @@ _COUNTS = {
     "RESOLVER_MAX_NAME_WORDS": "max_name_words",
 }
 _SECONDS = {"RESOLVER_TIMEOUT": "timeout", "RESOLVER_REFERENCE_TIMEOUT": "reference_timeout"}
-_SWITCHES = {"RESOLVER_ENABLED": "enabled", "RESOLVER_CAPTURE_CONTENT": "capture_content"}
+_SWITCHES = {
+    "RESOLVER_ENABLED": "enabled",
+    "RESOLVER_CAPTURE_CONTENT": "capture_content",
+    "RESOLVER_REFERENCE_IN_NAIVE": "reference_in_naive",
+    "RESOLVER_RESOLVE_UNPROMPTED_REPLIES": "resolve_unprompted_replies",
+    "RESOLVER_CHECK_EVERY_FOLLOW_UP": "check_every_follow_up",
+}
 _ENDPOINTS = ("RESOLVER_LLM", "RESOLVER_REFERENCE_LLM")
 _ENDPOINT_PARTS = ("BASE_URL", "MODEL", "API_KEY")
 

@@ -36,6 +36,9 @@ def test_every_knob_is_read():
             "RESOLVER_MAX_HL_KEYWORDS": "2",
             "RESOLVER_MAX_NAME_WORDS": "5",
             "RESOLVER_CAPTURE_CONTENT": "true",
+            "RESOLVER_REFERENCE_IN_NAIVE": "off",
+            "RESOLVER_RESOLVE_UNPROMPTED_REPLIES": "yes",
+            "RESOLVER_CHECK_EVERY_FOLLOW_UP": "1",
         }
     )
     assert config == ResolverConfig(
@@ -50,6 +53,9 @@ def test_every_knob_is_read():
         max_hl_keywords=2,
         max_name_words=5,
         capture_content=True,
+        reference_in_naive=False,
+        resolve_unprompted_replies=True,
+        check_every_follow_up=True,
     )
 
 
@@ -115,6 +121,9 @@ def test_the_documented_variables_are_exactly_the_ones_read():
         "RESOLVER_ENABLED",
         "RESOLVER_COMPANY_NAME",
         "RESOLVER_CAPTURE_CONTENT",
+        "RESOLVER_REFERENCE_IN_NAIVE",
+        "RESOLVER_RESOLVE_UNPROMPTED_REPLIES",
+        "RESOLVER_CHECK_EVERY_FOLLOW_UP",
         "RESOLVER_TIMEOUT",
         "RESOLVER_REFERENCE_TIMEOUT",
         "RESOLVER_HISTORY_MESSAGES",
