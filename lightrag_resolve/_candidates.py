@@ -21,6 +21,7 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 from ._enforce import contains_phrase
+from ._text import without_possessive
 
 __all__ = [
     "MAX_CANDIDATES",
@@ -244,6 +245,7 @@ def collect_candidates(
     seen: set[str] = set()
 
     def add(name: str) -> None:
+        name = without_possessive(name)
         key = name.casefold()
         if key in seen or key in _STOP or (company_name and contains_phrase(company_name, name)):
             return

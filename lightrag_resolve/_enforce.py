@@ -20,6 +20,7 @@ from ._text import (
     clean_single_line,
     clip_chars,
     normalize_for_compare,
+    without_possessive,
 )
 
 __all__ = [
@@ -236,7 +237,7 @@ def accept_reference_name(
     name = cut_gloss(name)
     if not name or not contains_phrase(history_text, name):
         return NameOutcome(name=None, rejected_reason="not_in_history")
-    if company_name and contains_phrase(company_name, name):
+    if company_name and contains_phrase(company_name, without_possessive(name)):
         return NameOutcome(name=None, rejected_reason="company")
     if contains_phrase(message, name):
         return NameOutcome(name=None, rejected_reason="already_named")

@@ -40,6 +40,7 @@ __all__ = [
     "prompt_part",
     "recorded_output",
     "visible",
+    "without_possessive",
 ]
 
 MAX_PROMPT_PART_CHARS = 1_500
@@ -171,6 +172,19 @@ def prompt_part(text: str, *, max_words: int | None = None, max_chars: int = MAX
     elif cut and not len(line) > max_chars:
         line = clip_chars(line + " …", max_chars, marker=" …")
     return clip_chars(line, max_chars, marker=" …")
+
+
+_POSSESSIVE = re.compile(r"(?<=\w)['\u2019]s?$")
+
+
+def without_possessive(name: str) -> str:
+    """``name`` without an English possessive ending: "Helix's" is Helix, "Vellinor\u2019s" Vellinor, "Sales'" Sales.
+
+    The possessive belongs to the sentence, not to the name, so a candidate
+    collected from "Pulse POS is Helix's terminal" must compare equal to the
+    company "Helix".
+    """
+    return _POSSESSIVE.sub("", name.strip())
 
 
 def is_question(text: str) -> bool:

@@ -44,6 +44,14 @@ def test_names_come_from_the_latest_message_first_without_the_company():
     assert found.options == ("Kadoro", "Magazio")
 
 
+def test_a_possessive_is_not_part_of_a_name_so_the_company_stays_out():
+    found = collect_candidates(
+        window("What does Pulse POS do?", "Pulse POS is Helix’s loyalty terminal. It reads Kadoro's cards and Stripe payments."),
+        company_name="Helix",
+    )
+    assert set(found.names) == {"Pulse POS", "Kadoro", "Stripe"}
+
+
 def test_a_word_that_only_starts_sentences_is_not_a_name():
     found = collect_candidates(window("Tell me more.", "Depending on your field, Pivotane helps. Tell me your sector."))
     assert found.names == ("Pivotane",)

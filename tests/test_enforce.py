@@ -1,5 +1,6 @@
 """The code-enforced invariants of contract §5, on whatever a model returns."""
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -13,7 +14,7 @@ from lightrag_resolve._enforce import (
     is_scaffold,
     name_with_message,
 )
-from lightrag_resolve._text import clean_single_line
+from lightrag_resolve._text import clean_single_line, without_possessive
 from strategies import keyword_list, model_output, phrase, scaffold_text
 
 COMPANIES = st.one_of(st.none(), st.sampled_from(["Helix", "Acme Software", "Groupe Étoile SA"]))
@@ -148,3 +149,18 @@ def test_an_accepted_name_is_established_new_short_and_not_the_company(name, his
 @given(phrase, st.sampled_from([" - gloss here", " — because", ": explanation", " (note)", ", which is", ". Then"]))
 def test_gloss_after_a_name_is_cut(name, gloss):
     assert cut_gloss(name + gloss) == cut_gloss(name)
+
+
+def test_the_company_in_the_possessive_is_still_the_company():
+    history = ["What is Pulse POS?", "Pulse POS is Helix's loyalty terminal."]
+    outcome = accept_reference_name("Helix's", history_text=history, message="Who runs it?", company_name="Helix", max_words=6)
+    assert outcome.rejected_reason == "company"
+
+
+@pytest.mark.parametrize(
+    ("name", "bare"),
+    [("Helix's", "Helix"), ("Vellinor\u2019s", "Vellinor"), ("Sales'", "Sales"), ("Pulse POS", "Pulse POS"),
+     ("O'Neil", "O'Neil"), ("'s", "'s"), (" Kadoro's ", "Kadoro")],
+)
+def test_a_possessive_ending_is_all_that_is_taken_off_a_name(name, bare):
+    assert without_possessive(name) == bare
