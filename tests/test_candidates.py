@@ -46,7 +46,10 @@ def test_names_come_from_the_latest_message_first_without_the_company():
 
 def test_a_possessive_is_not_part_of_a_name_so_the_company_stays_out():
     found = collect_candidates(
-        window("What does Pulse POS do?", "Pulse POS is Helix’s loyalty terminal. It reads Kadoro's cards and Stripe payments."),
+        window(
+            "What does Pulse POS do?",
+            "Pulse POS is Helix’s loyalty terminal. It reads Kadoro's cards and Stripe payments.",
+        ),
         company_name="Helix",
     )
     assert set(found.names) == {"Pulse POS", "Kadoro", "Stripe"}
