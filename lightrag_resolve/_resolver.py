@@ -35,7 +35,7 @@ from ._grounding import (
     mentions_other_option,
     without_other_options,
 )
-from ._model_call import ModelReply, ask_model
+from ._model_call import ModelReply, ask_model, output_limits, supports_json_schema
 from ._parse import KeywordAnswer, ReferenceAnswer, parse_keyword_answer, parse_reference_answer
 from ._pointers import points_back
 from ._prompts import Prompt, keyword_prompt, keyword_schema, reference_prompt, reference_schema, text_prompt
@@ -372,39 +372,3 @@ def _decide(override: Callable[[Any], Any], subject: Any, *, on_error: bool, the
     except Exception:
         logger.warning("%s raised; %s", getattr(override, "__name__", "an override"), then, exc_info=True)
         return on_error
-
-
-def supports_json_schema(llm: Any) -> bool:
-    """Whether an LLM function says it decodes under a JSON schema (``supports_json_schema = True``)."""
-    return _marked(llm, "supports_json_schema")
-
-
-def output_limits(llm: Any, prompt: Prompt, request: dict[str, Any]) -> dict[str, Any]:
-    """The prompt's ``max_tokens`` and ``stop`` for an LLM function marked ``supports_output_limits``.
-
-    Hosted APIs differ on both (some reasoning models refuse ``stop``), so an
-    unmarked function gets neither. ``stop`` goes only with a free-text
-    ``request``: a JSON answer may break its lines.
-    """
-    if not _marked(llm, "supports_output_limits"):
-        return {}
-    limits: dict[str, Any] = {}
-    if prompt.max_tokens is not None:
-        limits["max_tokens"] = prompt.max_tokens
-    if prompt.stop and request.get("response_format") is None:
-        limits["stop"] = list(prompt.stop)
-    return limits
-
-
-def _marked(llm: Any, marker: str) -> bool:
-    """Whether ``marker`` is ``True`` on the function, or through ``functools.partial`` and ``__wrapped__`` layers.
-
-    LightRAG hands its role functions on wrapped.
-    """
-    seen = 0
-    while llm is not None and seen < 8:
-        if getattr(llm, marker, False) is True:
-            return True
-        llm = getattr(llm, "func", None) or getattr(llm, "__wrapped__", None)
-        seen += 1
-    return False

@@ -8,7 +8,7 @@ import functools
 from fakes import ScriptedLLM, keyword_json
 from lightrag_resolve import Message, Prompt, Resolver, ResolverConfig, Turn
 from lightrag_resolve._prompts import KEYWORD_MAX_TOKENS, ONE_LINE, REFERENCE_MAX_TOKENS, text_max_tokens
-from lightrag_resolve._resolver import output_limits
+from lightrag_resolve._model_call import output_limits
 
 HISTORY = (
     Message(role="user", content="Quelles offres avez-vous ?"),
