@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from ._text import QUESTION_MARKS, clean_single_line, is_question, visible
+from ._text import QUESTION_MARKS, clean_single_line, is_question, visible, word_form
 
 __all__ = ["MAX_CONTEXT_CHARS", "follows_question", "invites_reply", "is_assent", "reply_context"]
 
@@ -50,7 +50,7 @@ _SENTENCE_WORD = re.compile(r"[^\W\d_]+(?:['-][^\W\d_]+)*")
 
 def is_assent(reply: str) -> bool:
     """Whether ``reply`` only agrees or declines ("Yes please", "Oui, volontiers", "No thanks")."""
-    words = _SENTENCE_WORD.findall(visible(reply).lower().replace("\u2019", "'"))
+    words = _SENTENCE_WORD.findall(word_form(visible(reply)))
     return bool(words) and all(word in _ASSENT_WORDS for word in words)
 
 
@@ -59,7 +59,7 @@ def invites_reply(text: str) -> bool:
     if asks_something(text):
         return True
     sentences = [s for s in _SENTENCE_END.split(text.strip()) if s.strip()]
-    last = sentences[-1].lower().replace("\u2019", "'") if sentences else ""
+    last = word_form(sentences[-1]) if sentences else ""
     return _INVITATION.search(last) is not None
 
 

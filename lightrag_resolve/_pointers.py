@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 
-from ._text import visible
+from ._text import visible, word_form
 
 __all__ = ["points_back"]
 
@@ -72,7 +72,7 @@ def points_back(message: str) -> bool:
     """
     if not isinstance(message, str):
         raise TypeError(f"message must be a str, got {type(message).__name__}")
-    text = visible(message).lower().replace("\u2019", "'")
+    text = word_form(visible(message))
     if _ELLIPSIS.search(text) or _FRENCH_OBJECT.search(text):
         return True
     if not any(part in _LANGUAGE_MARKERS for word in _WORD.findall(text) for part in word.split("-")):

@@ -41,6 +41,7 @@ __all__ = [
     "recorded_output",
     "visible",
     "without_possessive",
+    "word_form",
 ]
 
 MAX_PROMPT_PART_CHARS = 1_500
@@ -172,6 +173,11 @@ def prompt_part(text: str, *, max_words: int | None = None, max_chars: int = MAX
     elif cut and not len(line) > max_chars:
         line = clip_chars(line + " …", max_chars, marker=" …")
     return clip_chars(line, max_chars, marker=" …")
+
+
+def word_form(text: str) -> str:
+    """``text`` lower-cased, with typographic apostrophes as ``'``: the form word lists are matched in."""
+    return text.lower().replace("\u2019", "'")
 
 
 _POSSESSIVE = re.compile(r"(?<=\w)['\u2019]s?$")
