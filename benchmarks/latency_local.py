@@ -42,7 +42,7 @@ class LocalRoleLLM:
         self.__wrapped__ = llm  # the library reads the model's markers through it
 
     def _role(self, prompt: str, system_prompt: str | None) -> str:
-        for role in ("keywords", "reference"):
+        for role in ("keywords", "reference", "restatement"):
             if system_prompt == self.resolver_systems[role]:
                 return role
         return "lightrag_keywords" if LIGHTRAG_KEYWORD_MARK in prompt else "answer"
@@ -123,7 +123,11 @@ async def build_local_system(name: str, parts: LocalParts, workdir: str, timeout
     config = ResolverConfig(company_name=COMPANY, on_resolution=resolutions.append, **timeouts)
     probe = Turn(query="", history=(), mode="mix", company_name=COMPANY)
     resolver = Resolver(config)
-    systems = {"keywords": resolver.keyword_prompt(probe).system, "reference": resolver.reference_prompt(probe).system}
+    systems = {
+        "keywords": resolver.keyword_prompt(probe).system,
+        "reference": resolver.reference_prompt(probe).system,
+        "restatement": resolver.restatement_prompt(probe).system,
+    }
     llm = LocalRoleLLM(parts.llm, parts.tokenizer, systems)
     embedding = LocalEmbedding(parts.embedding.func)
     kwargs: dict[str, Any] = {

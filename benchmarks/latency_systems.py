@@ -47,7 +47,7 @@ class Delays:
     """Simulated model time per role, in milliseconds."""
 
     keyword_ms: float = 500  # LightRAG's own keyword extraction
-    resolver_ms: float = 300  # the resolver's keyword call, and the serial baseline's rewrite
+    resolver_ms: float = 300  # the resolver's keyword call, its restatement, and the serial baseline's rewrite
     reference_ms: float = 400  # the reference check
     answer_ms: float = 800  # LightRAG's answer
 
@@ -63,8 +63,8 @@ class Call:
 class SimulatedLLM:
     """A sleep-based stand-in for a model, with LightRAG's LLM signature.
 
-    Roles: ``lightrag_keywords`` (LightRAG's keyword extraction), ``keywords``
-    and ``reference`` (this library's resolver calls, told apart by their
+    Roles: ``lightrag_keywords`` (LightRAG's keyword extraction), ``keywords``,
+    ``reference`` and ``restatement`` (this library's resolver calls, told apart by their
     system prompts, which the public ``Resolver`` builds), ``rewrite`` (the
     serial baseline) and ``answer`` (LightRAG's query role). Every call is
     recorded when it starts, so a call cancelled half-way still counts.
@@ -82,6 +82,7 @@ class SimulatedLLM:
         return {
             "lightrag_keywords": d.keyword_ms,
             "keywords": d.resolver_ms,
+            "restatement": d.resolver_ms,
             "rewrite": d.resolver_ms,
             "reference": d.reference_ms,
             "answer": d.answer_ms,
@@ -103,7 +104,7 @@ class SimulatedLLM:
         self, prompt: str, system_prompt: str | None = None, history_messages: Any = None, **_: Any
     ) -> str:
         """LightRAG's keyword role, which the resolver also uses by default."""
-        for role in ("keywords", "reference"):
+        for role in ("keywords", "reference", "restatement"):
             if system_prompt == self.resolver_systems[role]:
                 return await self._call(role, prompt, system_prompt, history_messages, self.script[role])
         return await self._call("lightrag_keywords", prompt, system_prompt, history_messages, extract_keywords(prompt))
@@ -203,11 +204,17 @@ class TurnClass:
     history: tuple[tuple[str, str], ...] = ()
     keywords: str = "NONE"  # the resolver's keyword answer
     reference: str = "KEEP"  # the reference check's answer
+    restatement: str = "NONE"  # the library's restatement of a follow-up the check could not name
     rewrite: str = "UNCHANGED"  # the serial baseline's rewrite
 
     def script(self) -> dict[str, str]:
         """What the simulated model answers, by role, during this turn."""
-        return {"keywords": self.keywords, "reference": self.reference, "rewrite": self.rewrite}
+        return {
+            "keywords": self.keywords,
+            "reference": self.reference,
+            "restatement": self.restatement,
+            "rewrite": self.rewrite,
+        }
 
     def param(self) -> QueryParam:
         history = [{"role": role, "content": text} for role, text in self.history]
@@ -255,6 +262,7 @@ TURN_CLASSES = (
             ("assistant", "For shops Helix sells Pulse POS and Orbit CRM, often together."),
         ),
         reference="AMBIGUOUS",
+        restatement="Shops in Lyon using Pulse POS or Orbit CRM",
         rewrite="Shops in Lyon using Pulse POS or Orbit CRM",
     ),
     TurnClass(
@@ -317,7 +325,11 @@ async def build_system(name: str, delays: Delays, tokenizer: Tokenizer, workdir:
     llm = SimulatedLLM(
         delays,
         tokenizer,
-        {"keywords": resolver.keyword_prompt(probe).system, "reference": resolver.reference_prompt(probe).system},
+        {
+            "keywords": resolver.keyword_prompt(probe).system,
+            "reference": resolver.reference_prompt(probe).system,
+            "restatement": resolver.restatement_prompt(probe).system,
+        },
     )
     embedding = Embedding()
     kwargs: dict[str, Any] = {

@@ -49,7 +49,10 @@ class ResolverConfig:
     ``check_every_follow_up`` runs the reference check on every longer
     follow-up; off by default, a follow-up with no word that points back
     ("it", "this", "cette", "l'") is searched as written with no model call
-    (contract §5.8).
+    (contract §5.8). ``restate_references`` restates, in one more model
+    call, a follow-up that points back at something the reference check
+    could not name (AMBIGUOUS, no candidate, a refused name), and adds the
+    restatement to the visitor's words (contract §5.9).
     """
 
     enabled: bool = True
@@ -71,6 +74,7 @@ class ResolverConfig:
     reference_model_name: str | None = None
     reference_timeout: float = 2.0
     reference_in_naive: bool = True
+    restate_references: bool = True
     graph_lookup_timeout: float = 1.0
     structured_output: str = "auto"
     capture_content: bool | None = None
@@ -97,7 +101,13 @@ class ResolverConfig:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
                 raise ValueError(f"ResolverConfig.{name} must be a positive number of seconds, got {value!r}")
-        for name in ("enabled", "reference_in_naive", "resolve_unprompted_replies", "check_every_follow_up"):
+        for name in (
+            "enabled",
+            "reference_in_naive",
+            "resolve_unprompted_replies",
+            "check_every_follow_up",
+            "restate_references",
+        ):
             if not isinstance(getattr(self, name), bool):
                 raise TypeError(f"ResolverConfig.{name} must be a bool, got {getattr(self, name)!r}")
         if self.structured_output not in _STRUCTURED_OUTPUT:

@@ -16,7 +16,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ._candidates import Candidates
-from ._enforce import contains_phrase
+from ._conversation import Turn
+from ._enforce import contains_phrase, enforce_text_query
+from ._pointers import is_function_word
+from ._text import without_possessive
 
 __all__ = [
     "GroundedKeywords",
@@ -24,6 +27,8 @@ __all__ = [
     "ground_keywords",
     "ground_reference_name",
     "mentions_other_option",
+    "resolved_meaning",
+    "unestablished_names",
     "without_other_options",
 ]
 
@@ -93,3 +98,52 @@ def ground_reference_name(name: str, candidates: Candidates) -> str | None:
     if by_number is not None:
         return by_number
     return candidates.matching(name)
+
+
+_WORD = re.compile(r"(?<![\w'\u2019-])[^\W\d_][\w'\u2019-]*")
+
+
+def unestablished_names(text: str, *, message: str, history: Sequence[str], candidates: Candidates) -> tuple[str, ...]:
+    """The capitalised words of ``text`` that neither the message, the history nor a candidate holds.
+
+    A model's rewrite may say in other words what the conversation asked,
+    but a name (a capitalised word that is not a function word such as
+    "What" or "Quelle") must come from the conversation: a small model
+    otherwise brings in a product or a person from what it knows. Words are
+    compared whole and without case or an English possessive ending.
+    """
+    texts = (message, *history, *candidates.names)
+    unknown = []
+    for match in _WORD.finditer(text):
+        word = without_possessive(match.group()).strip("-'\u2019")
+        if not word[:1].isupper() or is_function_word(word):
+            continue
+        if not any(contains_phrase(known, word) for known in texts):
+            unknown.append(word)
+    return tuple(unknown)
+
+
+def resolved_meaning(turn: Turn, text: object, keywords: tuple[str, ...] = (), *, max_words: int) -> str | None:
+    """A short reply's resolved search text: the model's, checked like a rewrite and held to the reply's pick.
+
+    A meaning that names an option the reply did not pick is replaced by the
+    pick; one that leaves the pick out gets it in front. Without a usable
+    text, the first grounded low-level keywords stand in for it; ``None``
+    when there is neither.
+    """
+
+    def checked(value: object) -> str | None:
+        return enforce_text_query(value, company_name=turn.company_name, max_words=max_words).query
+
+    meaning = checked(text)
+    pick = turn.picked
+    if meaning is not None and pick is not None:
+        if mentions_other_option(meaning, pick=pick, candidates=turn.candidates):
+            meaning = checked(pick)
+        elif not contains_phrase(meaning, pick):
+            meaning = checked(f"{pick} {meaning}")
+    if meaning is None and keywords:
+        head = keywords[:3]
+        words = " ".join(k for k in head if not any(o != k and contains_phrase(o, k) for o in head)).split()
+        meaning = " ".join(words[:max_words]) or None
+    return meaning

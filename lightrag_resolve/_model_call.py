@@ -12,7 +12,7 @@ from typing import Any, Awaitable, Callable
 from ._prompts import Prompt
 from ._tracing import record_model_result
 
-__all__ = ["ModelReply", "ask_model", "output_limits", "supports_json_schema"]
+__all__ = ["ModelReply", "ask_model", "output_limits", "response_format", "supports_json_schema"]
 
 logger = logging.getLogger("lightrag_resolve")
 
@@ -132,3 +132,17 @@ def _marked(llm: Any, marker: str) -> bool:
         llm = getattr(llm, "func", None) or getattr(llm, "__wrapped__", None)
         seen += 1
     return False
+
+
+def response_format(llm: Any, schema: dict[str, Any], *, wanted: str, json_fallback: bool) -> dict[str, Any]:
+    """The ``response_format`` to send: the schema where the backend decodes under one, else JSON mode or nothing.
+
+    ``wanted`` is ``ResolverConfig.structured_output``: ``off`` sends nothing,
+    ``json_schema`` always the schema, ``auto`` the schema to LLM functions
+    marked ``supports_json_schema`` and JSON mode (``json_fallback``) to the rest.
+    """
+    if wanted == "off":
+        return {}
+    if wanted == "json_schema" or (wanted == "auto" and supports_json_schema(llm)):
+        return {"response_format": {"type": "json_schema", "json_schema": {"name": "answer", "schema": schema}}}
+    return {"response_format": {"type": "json_object"}} if json_fallback else {}

@@ -22,7 +22,7 @@ import re
 
 from ._text import visible, word_form
 
-__all__ = ["points_back"]
+__all__ = ["is_function_word", "points_back"]
 
 _ENGLISH_POINTERS = frozenset(
     "it its itself this that these those they them their theirs themselves he him his himself she her hers "
@@ -62,6 +62,16 @@ _NOT_POINTING = re.compile(
 # A French object pronoun before its verb: "vous le proposez", "peut-on le louer", "l'ont", "l'acheter".
 _FRENCH_OBJECT = re.compile(r"(?:\b(?:je|tu|on|nous|vous|ne|n')\s*(?:le|la|les)\s)|(?:(?:^|\s)l')")
 _ELLIPSIS = re.compile(r"^\s*(?:and|what\s+about|how\s+about|et|quid\s+de)\b")
+
+
+def is_function_word(word: str) -> bool:
+    """Whether ``word`` is one of the English or French function words above ("What", "Quelle", "the").
+
+    A rewrite opens with one in capitals without naming anything by it, so
+    the name check of a restatement (contract §5.9) passes over them.
+    """
+    form = word_form(word)
+    return form in _LANGUAGE_MARKERS or form in _FRENCH_QUESTION_WORDS or form in _POINTERS
 
 
 def points_back(message: str) -> bool:

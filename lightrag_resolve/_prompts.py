@@ -22,6 +22,7 @@ __all__ = [
     "keyword_schema",
     "reference_prompt",
     "reference_schema",
+    "restatement_prompt",
     "text_prompt",
 ]
 
@@ -118,6 +119,23 @@ def text_prompt(turn: Turn, *, max_words: int, pick: str | None = None) -> Promp
     return Prompt(
         system=system,
         user=_conversation(turn, "Reply", pick=pick),
+        max_tokens=text_max_tokens(max_words),
+        stop=ONE_LINE,
+    )
+
+
+def restatement_prompt(turn: Turn, *, max_words: int) -> Prompt:
+    """Ask for a short search query saying what a follow-up asks, for one the check could not name (contract §5.9)."""
+    system = (
+        f"You help a search engine understand a follow-up message in a chat{_for_company(turn)}. "
+        "The message leans on the conversation without naming what it is about. "
+        f"Rewrite it as a search query of at most {max_words} words that says what it asks, "
+        "naming what it refers to, in the conversation's language, copying names exactly as the conversation writes them.\n"
+        "Answer with the query alone on one line, or NONE if the conversation does not say what it refers to."
+    )
+    return Prompt(
+        system=system,
+        user=_conversation(turn, "Message"),
         max_tokens=text_max_tokens(max_words),
         stop=ONE_LINE,
     )

@@ -44,7 +44,9 @@ class Resolution:
     model was shown, ``dropped_keywords`` the low-level keywords it proposed
     that the conversation did not establish. ``context`` is the end of the
     assistant's question that a short reply's text carries (contract §5.6),
-    also when the model's answer was not used. ``ll_keywords`` and
+    also when the model's answer was not used. ``restatement`` is the search
+    query added to a follow-up that points back at something the reference
+    check could not name (contract §5.9). ``ll_keywords`` and
     ``hl_keywords`` are both empty (LightRAG extracts its own) or both filled;
     the constructor refuses anything else, so no code path can hand LightRAG
     half a keyword query. ``raw_output`` is recorded encodable (a lone
@@ -68,6 +70,7 @@ class Resolution:
     candidates: tuple[str, ...] = ()
     dropped_keywords: tuple[str, ...] = ()
     context: str | None = None
+    restatement: str | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "ll_keywords", tuple(self.ll_keywords))

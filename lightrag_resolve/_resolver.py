@@ -21,7 +21,6 @@ from ._enforce import (
     accept_reference_name,
     append_context,
     append_meaning,
-    contains_phrase,
     cut_gloss,
     enforce_keywords,
     enforce_text_query,
@@ -32,15 +31,24 @@ from ._grounding import (
     focus_on_pick,
     ground_keywords,
     ground_reference_name,
-    mentions_other_option,
+    resolved_meaning,
     without_other_options,
 )
-from ._model_call import ModelReply, ask_model, output_limits, supports_json_schema
+from ._model_call import ModelReply, ask_model, output_limits, response_format
 from ._parse import KeywordAnswer, ReferenceAnswer, parse_keyword_answer, parse_reference_answer
 from ._pointers import points_back
-from ._prompts import Prompt, keyword_prompt, keyword_schema, reference_prompt, reference_schema, text_prompt
+from ._prompts import (
+    Prompt,
+    keyword_prompt,
+    keyword_schema,
+    reference_prompt,
+    reference_schema,
+    restatement_prompt,
+    text_prompt,
+)
 from ._report import report
 from ._resolution import Path, Resolution
+from ._restatement import needs_restatement, restated
 from ._tracing import query_span, resolver_span
 
 __all__ = ["GRAPH_MODES", "Resolver"]
@@ -58,7 +66,8 @@ class Resolver:
     ``should_resolve`` (the gate), ``is_prompted`` (does a short reply answer the
     assistant), ``points_back`` (may a longer follow-up refer to the conversation),
     ``keyword_prompt``/``parse_keywords``,
-    ``text_prompt``/``parse_text`` and ``reference_prompt``/``parse_reference``.
+    ``text_prompt``/``parse_text``, ``reference_prompt``/``parse_reference`` and
+    ``restatement_prompt`` (read with ``parse_text``).
     """
 
     def __init__(self, config: ResolverConfig | None = None) -> None:
@@ -117,6 +126,10 @@ class Resolver:
     def parse_reference(self, output: str) -> ReferenceAnswer | None:
         """Read ``RESOLVE: <name>``, ``KEEP`` or ``AMBIGUOUS``; ``None`` when unreadable."""
         return parse_reference_answer(output)
+
+    def restatement_prompt(self, turn: Turn) -> Prompt:
+        """The prompt that restates a follow-up the check could not name as a short search query (contract §5.9)."""
+        return restatement_prompt(turn, max_words=self.config.max_query_words)
 
     # ---- routing ---------------------------------------------------------
 
@@ -210,15 +223,6 @@ class Resolver:
             query=turn.query, original_query=turn.query, mode=turn.mode, path=path, model=model, raw_output=reply.text
         )
 
-    def _output_format(self, llm: LLMFunc, schema: dict[str, Any], *, json_fallback: bool) -> dict[str, Any]:
-        """The ``response_format`` to send: the schema where the backend decodes under one, else JSON mode or nothing."""
-        wanted = self.config.structured_output
-        if wanted == "off":
-            return {}
-        if wanted == "json_schema" or (wanted == "auto" and supports_json_schema(llm)):
-            return {"response_format": {"type": "json_schema", "json_schema": {"name": "answer", "schema": schema}}}
-        return {"response_format": {"type": "json_object"}} if json_fallback else {}
-
     def _short_reply_base(self, turn: Turn, path: Path, reply: ModelReply, model: str | None) -> Resolution:
         """The base of a short reply's outcomes: the visitor's words with the question they answer (contract §5.6).
 
@@ -259,7 +263,7 @@ class Resolver:
             return unprompted
         config = self.config
         schema = keyword_schema(max_ll=config.max_ll_keywords, max_hl=config.max_hl_keywords)
-        reply = await self._ask(self.keyword_prompt, turn, llm, config.timeout, **self._output_format(llm, schema, json_fallback=True))
+        reply = await self._ask(self.keyword_prompt, turn, llm, config.timeout, **response_format(llm, schema, wanted=config.structured_output, json_fallback=True))
         base = self._short_reply_base(turn, "keywords", reply, model)
         if reply.text is None:
             return replace(base, fallback_reason=reply.failure or "llm_error")
@@ -276,7 +280,7 @@ class Resolver:
             return replace(base, fallback_reason="ungrounded", dropped_keywords=grounded.dropped)
         pick = turn.picked
         ll_keywords = focus_on_pick(grounded.kept, pick=pick, candidates=turn.candidates)[: config.max_ll_keywords]
-        meaning = self._meaning(turn, answer.query_raw, ll_keywords) or ""
+        meaning = resolved_meaning(turn, answer.query_raw, ll_keywords, max_words=config.max_query_words) or ""
         return replace(
             base,
             query=append_context(append_meaning(turn.query, meaning), base.context),
@@ -284,30 +288,6 @@ class Resolver:
             hl_keywords=outcome.hl_keywords,
             dropped_keywords=grounded.dropped,
         )
-
-    def _meaning(self, turn: Turn, text: Any, keywords: tuple[str, ...] = ()) -> str | None:
-        """The resolved search text: the model's, checked like a rewrite and held to the reply's pick.
-
-        Without a usable text, the grounded low-level keywords stand in for it;
-        ``None`` when there is neither.
-        """
-        config = self.config
-
-        def checked(value: Any) -> str | None:
-            return enforce_text_query(value, company_name=turn.company_name, max_words=config.max_query_words).query
-
-        meaning = checked(text)
-        pick = turn.picked
-        if meaning is not None and pick is not None:
-            if mentions_other_option(meaning, pick=pick, candidates=turn.candidates):
-                meaning = checked(pick)
-            elif not contains_phrase(meaning, pick):
-                meaning = checked(f"{pick} {meaning}")
-        if meaning is None and keywords:
-            head = keywords[:3]
-            words = " ".join(k for k in head if not any(o != k and contains_phrase(o, k) for o in head)).split()
-            meaning = " ".join(words[: config.max_query_words]) or None
-        return meaning
 
     async def resolve_text(self, turn: Turn, llm: LLMFunc, *, model: str | None = None) -> Resolution:
         """Short reply in ``naive`` mode: the resolved meaning added to the visitor's words."""
@@ -321,19 +301,32 @@ class Resolver:
         rewrite = self._read(self.parse_text, reply.text)
         if rewrite is None:
             return replace(base, fallback_reason="unparsable")
-        meaning = self._meaning(turn, rewrite)
+        meaning = resolved_meaning(turn, rewrite, max_words=self.config.max_query_words)
         if meaning is None:
             refused = enforce_text_query(rewrite, company_name=turn.company_name, max_words=self.config.max_query_words)
             return replace(base, fallback_reason=refused.fallback_reason or "unparsable")
         return replace(base, query=append_context(append_meaning(turn.query, meaning), base.context))
 
     async def check_reference(self, turn: Turn, llm: LLMFunc, *, model: str | None = None) -> Resolution:
-        """Longer follow-up: lead the message with one name the conversation established, or keep it."""
+        """Longer follow-up: lead the message with one name the conversation established, or keep it.
+
+        When the check sees the message point back and names nothing, the
+        message is restated (contract §5.9), unless ``restate_references`` is off.
+        """
+        checked = await self._check(turn, llm, model=model)
+        if not (self.config.restate_references and needs_restatement(checked)):
+            return checked
+        reply = await self._ask(self.restatement_prompt, turn, llm, self.config.reference_timeout)
+        if reply.text is None:
+            return checked
+        return restated(checked, turn, self._read(self.parse_text, reply.text), max_words=self.config.max_query_words)
+
+    async def _check(self, turn: Turn, llm: LLMFunc, *, model: str | None) -> Resolution:
         untouched = Resolution(query=turn.query, original_query=turn.query, mode=turn.mode, path="reference")
         if not turn.candidates.names:
             # Nothing named that the message could point at: no model call is spent.
             return replace(untouched, fallback_reason="no_candidates", decision="ambiguous", model=model)
-        fmt = self._output_format(llm, reference_schema(turn), json_fallback=False)
+        fmt = response_format(llm, reference_schema(turn), wanted=self.config.structured_output, json_fallback=False)
         reply = await self._ask(self.reference_prompt, turn, llm, self.config.reference_timeout, **fmt)
         base = replace(self._base(turn, "reference", reply, model), candidates=turn.candidates.names)
         if reply.text is None:

@@ -236,7 +236,7 @@ class ResolverSpan:
         self._span = span
 
     def record(self, resolution: Resolution) -> None:
-        """The outcome; the reference check also gets decision, rejected reason and entity."""
+        """The outcome; the reference check also gets decision, rejected reason, entity and whether it restated."""
         span = self._span
         try:
             _record_outcome(span, resolution)
@@ -246,6 +246,7 @@ class ResolverSpan:
                 span.set("decision", resolution.decision)
                 span.set("rejected_reason", resolution.rejected_reason)
                 span.set("entity", resolution.entity)
+                span.set("restated", resolution.restatement is not None)
         except Exception:
             logger.debug("recording the resolution on the span raised", exc_info=True)
 

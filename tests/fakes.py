@@ -32,6 +32,8 @@ def prompt_role(prompt: str, system_prompt: str | None, kwargs: dict[str, Any] |
         return "keywords" if "JSON only" in system else "text"
     if system.startswith("You check whether a chat message"):
         return "reference"
+    if system.startswith("You help a search engine understand a follow-up message"):
+        return "restatement"
     if "expert keyword extractor" in prompt or "expert keyword extractor" in system:
         return "lightrag_keywords"
     if (kwargs or {}).get("response_format") == {"type": "json_object"}:
@@ -96,6 +98,7 @@ _DEFAULTS: dict[str, Any] = {
     "keywords": "NONE",
     "text": "NONE",
     "reference": "KEEP",
+    "restatement": "NONE",
     "lightrag_keywords": '{"high_level_keywords": [], "low_level_keywords": []}',
     "answer": "An answer from the context.",
 }

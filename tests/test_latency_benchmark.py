@@ -22,8 +22,8 @@ TURN_CLASSES = ("first turn", "short reply", "stands alone", "KEEP", "AMBIGUOUS"
 DESIGNED_CALLS = {
     "plain": {"first turn": 1, "short reply": 1, "stands alone": 1, "KEEP": 1, "AMBIGUOUS": 1, "RESOLVE": 1},
     # the resolver replaces LightRAG's keyword call; the check runs beside it, except on a follow-up that
-    # points at nothing; RESOLVE reuses its keywords
-    "library": {"first turn": 1, "short reply": 1, "stands alone": 1, "KEEP": 2, "AMBIGUOUS": 2, "RESOLVE": 2},
+    # points at nothing; RESOLVE reuses its keywords; AMBIGUOUS is restated, then reuses them too
+    "library": {"first turn": 1, "short reply": 1, "stands alone": 1, "KEEP": 2, "AMBIGUOUS": 3, "RESOLVE": 2},
     # one rewrite before every follow-up of at most 12 words
     "serial": {"first turn": 1, "short reply": 2, "stands alone": 2, "KEEP": 2, "AMBIGUOUS": 2, "RESOLVE": 2},
 }
@@ -106,7 +106,8 @@ def test_resolve_writes_one_answer_and_keep_retrieves_once(printed):
     _, text = printed
     rows = _rows(text)
     assert "answer 1" in rows[("aquery", "RESOLVE", "library")][11]
+    assert "answer 1" in rows[("aquery", "AMBIGUOUS", "library")][11]
     for api in ("aquery", "aquery_data"):
-        for turn in ("KEEP", "AMBIGUOUS"):
-            assert rows[(api, turn, "library")][9] == "1"
+        assert rows[(api, "KEEP", "library")][9] == "1"
+        assert "restatement 1" in rows[(api, "AMBIGUOUS", "library")][11]
     assert "lightrag_keywords" not in rows[("aquery_data", "short reply", "library")][11]

@@ -177,9 +177,14 @@ def test_reference_check_decisions():
 def test_a_window_that_names_nothing_spends_no_reference_call():
     history = (Message(role="assistant", content="happy to help with anything else you need today."),)
     llm = ScriptedLLM(replies={"reference": "RESOLVE: anything"})
+    # The message still points back: it is restated (contract §5.9), here to NONE, so nothing changes.
     resolution = run(Resolver().resolve(turn("Which retailers already run it?", history=history), llm=llm))
     assert resolution.fallback_reason == "no_candidates" and resolution.decision == "ambiguous"
-    assert llm.calls == [] and not resolution.changed
+    assert llm.roles() == ["restatement"] and not resolution.changed
+    unrestated = Resolver(ResolverConfig(restate_references=False))
+    llm = ScriptedLLM(replies={"reference": "RESOLVE: anything"})
+    resolution = run(unrestated.resolve(turn("Which retailers already run it?", history=history), llm=llm))
+    assert resolution.fallback_reason == "no_candidates" and llm.calls == [] and not resolution.changed
 
 
 def test_reference_timeout_is_its_own_knob():

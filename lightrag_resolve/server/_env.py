@@ -32,6 +32,8 @@ variable                                   meaning (default)
                                            nothing the assistant said (``false``)
 ``RESOLVER_CHECK_EVERY_FOLLOW_UP``         check follow-ups with no word that points
                                            back too (``false``)
+``RESOLVER_RESTATE_REFERENCES``            restate follow-ups the check could not
+                                           name (``true``)
 =========================================  ==========================================
 """
 
@@ -62,6 +64,7 @@ _SWITCHES = {
     "RESOLVER_REFERENCE_IN_NAIVE": "reference_in_naive",
     "RESOLVER_RESOLVE_UNPROMPTED_REPLIES": "resolve_unprompted_replies",
     "RESOLVER_CHECK_EVERY_FOLLOW_UP": "check_every_follow_up",
+    "RESOLVER_RESTATE_REFERENCES": "restate_references",
 }
 _ENDPOINTS = ("RESOLVER_LLM", "RESOLVER_REFERENCE_LLM")
 _ENDPOINT_PARTS = ("BASE_URL", "MODEL", "API_KEY")

@@ -39,6 +39,7 @@ def test_every_knob_is_read():
             "RESOLVER_REFERENCE_IN_NAIVE": "off",
             "RESOLVER_RESOLVE_UNPROMPTED_REPLIES": "yes",
             "RESOLVER_CHECK_EVERY_FOLLOW_UP": "1",
+            "RESOLVER_RESTATE_REFERENCES": "no",
         }
     )
     assert config == ResolverConfig(
@@ -56,6 +57,7 @@ def test_every_knob_is_read():
         reference_in_naive=False,
         resolve_unprompted_replies=True,
         check_every_follow_up=True,
+        restate_references=False,
     )
 
 
@@ -124,6 +126,7 @@ def test_the_documented_variables_are_exactly_the_ones_read():
         "RESOLVER_REFERENCE_IN_NAIVE",
         "RESOLVER_RESOLVE_UNPROMPTED_REPLIES",
         "RESOLVER_CHECK_EVERY_FOLLOW_UP",
+        "RESOLVER_RESTATE_REFERENCES",
         "RESOLVER_TIMEOUT",
         "RESOLVER_REFERENCE_TIMEOUT",
         "RESOLVER_HISTORY_MESSAGES",

@@ -1,0 +1,65 @@
+"""A follow-up that points back at something the check could not name is restated (contract §5.9).
+
+The reference check (contract §5.3) adds one name the conversation
+established. A message that points back at something else ("does he have an
+infinity gem", "Is it available on weekends?" after two products) gets
+AMBIGUOUS, finds no candidate, or proposes a name the code must refuse, and
+was then searched with words that lean on a conversation retrieval never
+sees. One more model call restates it as a short search query: checked like a
+short reply's rewrite (contract §5.1), held to the conversation's names
+(``_grounding.unestablished_names``) and added after the visitor's words, so
+nothing they typed is lost. A KEEP is never restated: the model judged the
+message searchable, and rewriting searchable questions is where the
+always-rewrite baselines lose.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import replace
+from typing import Any
+
+from ._conversation import Turn
+from ._enforce import append_meaning, enforce_text_query
+from ._grounding import unestablished_names
+from ._parse import parse_reference_answer
+from ._resolution import Resolution
+
+__all__ = ["needs_restatement", "restated"]
+
+logger = logging.getLogger("lightrag_resolve")
+
+
+def needs_restatement(checked: Resolution) -> bool:
+    """Whether the check saw the message point back and named nothing: AMBIGUOUS, no candidate, or a refused name.
+
+    A failed check (timeout, model error, unreadable answer) is not restated:
+    a second call to a model that just failed would only make the visitor
+    wait longer for the same words.
+    """
+    reason = checked.fallback_reason or ""
+    return checked.path == "reference" and (reason in ("ambiguous", "no_candidates") or reason.startswith("rejected:"))
+
+
+def restated(checked: Resolution, turn: Turn, output: Any, *, max_words: int) -> Resolution:
+    """``checked`` retrieving with "<message> — <restatement>", or as it is when the restatement is refused.
+
+    Refused: anything ``enforce_text_query`` refuses (``NONE``, empty, a
+    scaffold), an answer in the check's own format (``KEEP``, ``AMBIGUOUS``,
+    ``RESOLVE: …``: the model answered the wrong question), and a
+    restatement with a name the conversation did not establish (the
+    configured company's name, which the checks append, counts as
+    established). The check's own record (decision, candidates, the reason a name
+    was refused) is kept; only the text and ``restatement`` change.
+    """
+    if not isinstance(output, str) or parse_reference_answer(output) is not None:
+        return checked
+    query = enforce_text_query(output, company_name=turn.company_name, max_words=max_words).query
+    if query is None:
+        return checked
+    known = (*turn.message_texts, turn.company_name) if turn.company_name else turn.message_texts
+    unknown = unestablished_names(query, message=turn.query, history=known, candidates=turn.candidates)
+    if unknown:
+        logger.debug("restatement refused: %s are not in the conversation", ", ".join(unknown))
+        return checked
+    return replace(checked, query=append_meaning(turn.query, query), fallback_reason=None, restatement=query)
