@@ -263,7 +263,8 @@ class Resolver:
             return unprompted
         config = self.config
         schema = keyword_schema(max_ll=config.max_ll_keywords, max_hl=config.max_hl_keywords)
-        reply = await self._ask(self.keyword_prompt, turn, llm, config.timeout, **response_format(llm, schema, wanted=config.structured_output, json_fallback=True))
+        fmt = response_format(llm, schema, wanted=config.structured_output, json_fallback=True)
+        reply = await self._ask(self.keyword_prompt, turn, llm, config.timeout, **fmt)
         base = self._short_reply_base(turn, "keywords", reply, model)
         if reply.text is None:
             return replace(base, fallback_reason=reply.failure or "llm_error")
@@ -314,7 +315,7 @@ class Resolver:
         message is restated (contract §5.9), unless ``restate_references`` is off.
         """
         checked = await self._check(turn, llm, model=model)
-        if not (self.config.restate_references and needs_restatement(checked)):
+        if not (self.config.restate_references and needs_restatement(checked, turn.query)):
             return checked
         reply = await self._ask(self.restatement_prompt, turn, llm, self.config.reference_timeout)
         if reply.text is None:
