@@ -51,9 +51,8 @@ class ResolverConfig:
     ("it", "this", "cette", "l'") is searched as written with no model call
     (contract §5.8). ``restate_references`` restates, in one more model
     call, a follow-up that points back at something the reference check
-    could not name (AMBIGUOUS, no candidate, a refused name) or kept though
-    it opens elliptically ("What about X?"), and adds the restatement to the
-    visitor's words (contract §5.9).
+    could not name (AMBIGUOUS, no candidate, a refused name), and adds the
+    restatement to the visitor's words (contract §5.9).
     """
 
     enabled: bool = True

@@ -22,7 +22,7 @@ import re
 
 from ._text import visible, word_form
 
-__all__ = ["is_elliptical", "is_function_word", "points_back"]
+__all__ = ["is_function_word", "points_back"]
 
 _ENGLISH_POINTERS = frozenset(
     "it its itself this that these those they them their theirs themselves he him his himself she her hers "
@@ -72,15 +72,6 @@ def is_function_word(word: str) -> bool:
     """
     form = word_form(word)
     return form in _LANGUAGE_MARKERS or form in _FRENCH_QUESTION_WORDS or form in _POINTERS
-
-
-def is_elliptical(message: str) -> bool:
-    """Whether ``message`` opens elliptically ("What about Hebrew?", "And for the BTP offer?", "Et pour…").
-
-    Such a message names its new subject and leaves out what it asks about
-    it, which only the conversation says (contract §5.9).
-    """
-    return _ELLIPSIS.search(word_form(visible(message))) is not None
 
 
 def points_back(message: str) -> bool:

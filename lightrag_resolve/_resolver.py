@@ -315,7 +315,7 @@ class Resolver:
         message is restated (contract §5.9), unless ``restate_references`` is off.
         """
         checked = await self._check(turn, llm, model=model)
-        if not (self.config.restate_references and needs_restatement(checked, turn.query)):
+        if not (self.config.restate_references and needs_restatement(checked)):
             return checked
         reply = await self._ask(self.restatement_prompt, turn, llm, self.config.reference_timeout)
         if reply.text is None:

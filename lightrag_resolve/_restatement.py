@@ -5,14 +5,12 @@ established. A message that points back at something else ("does he have an
 infinity gem", "Is it available on weekends?" after two products) gets
 AMBIGUOUS, finds no candidate, or proposes a name the code must refuse, and
 was then searched with words that lean on a conversation retrieval never
-sees; so was an elliptical "What about Hebrew?", which the model keeps
-because it names its new subject. One more model call restates such a
-message as a short search query: checked like a short reply's rewrite
-(contract §5.1), held to the conversation's names
+sees. One more model call restates it as a short search query: checked like a
+short reply's rewrite (contract §5.1), held to the conversation's names
 (``_grounding.unestablished_names``) and added after the visitor's words, so
-nothing they typed is lost. Any other KEEP is never restated: the model
-judged the message searchable, and rewriting searchable questions is where
-the always-rewrite baselines lose.
+nothing they typed is lost. A KEEP is never restated: the model judged the
+message searchable, and rewriting searchable questions is where the
+always-rewrite baselines lose.
 """
 
 from __future__ import annotations
@@ -25,7 +23,6 @@ from ._conversation import Turn
 from ._enforce import append_meaning, enforce_text_query
 from ._grounding import unestablished_names
 from ._parse import parse_reference_answer
-from ._pointers import is_elliptical
 from ._resolution import Resolution
 
 __all__ = ["needs_restatement", "restated"]
@@ -33,22 +30,15 @@ __all__ = ["needs_restatement", "restated"]
 logger = logging.getLogger("lightrag_resolve")
 
 
-def needs_restatement(checked: Resolution, message: str) -> bool:
-    """Whether the check saw ``message`` point back and named nothing: AMBIGUOUS, no candidate, or a refused name.
+def needs_restatement(checked: Resolution) -> bool:
+    """Whether the check saw the message point back and named nothing: AMBIGUOUS, no candidate, or a refused name.
 
-    A KEEP is restated only when the message opens elliptically ("What about
-    Hebrew?"): it names its new subject, which is why the model keeps it, but
-    what it asks about that subject is in the conversation. A failed check
-    (timeout, model error, unreadable answer) is not restated: a second call
-    to a model that just failed would only make the visitor wait longer for
-    the same words.
+    A failed check (timeout, model error, unreadable answer) is not restated:
+    a second call to a model that just failed would only make the visitor
+    wait longer for the same words.
     """
     reason = checked.fallback_reason or ""
-    if checked.path != "reference":
-        return False
-    if reason == "keep":
-        return is_elliptical(message)
-    return reason in ("ambiguous", "no_candidates") or reason.startswith("rejected:")
+    return checked.path == "reference" and (reason in ("ambiguous", "no_candidates") or reason.startswith("rejected:"))
 
 
 def restated(checked: Resolution, turn: Turn, output: Any, *, max_words: int) -> Resolution:
