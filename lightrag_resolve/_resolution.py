@@ -26,7 +26,7 @@ One of ``disabled``, ``unsupported_mode``, ``first_turn``, ``gate_declined``, ``
 (a short reply that answers no question and picks no option, contract §5.7), and for the
 reference check ``keep``, ``ambiguous``, ``no_candidates`` (the window names nothing),
 ``stands_alone`` (the message holds no word that points back, contract §5.8; decision ``keep``) and
-``rejected:<reason>``. ``None`` on success and on ``bypass``.
+``rejected:<reason>``. ``None`` on success (a restated follow-up included, contract §5.9) and on ``bypass``.
 """
 
 Decision = Literal["resolve", "keep", "ambiguous", "error"]
