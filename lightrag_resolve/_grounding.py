@@ -118,7 +118,7 @@ def unestablished_names(text: str, *, message: str, history: Sequence[str], cand
         word = without_possessive(match.group()).strip("-'\u2019")
         if not word[:1].isupper() or is_function_word(word):
             continue
-        if not any(contains_phrase(known, word) for known in texts):
+        if not contains_phrase(texts, word):
             unknown.append(word)
     return tuple(unknown)
 
