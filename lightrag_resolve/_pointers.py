@@ -4,10 +4,18 @@ The reference check can only help a message that leans on something the
 conversation named: "Which retailers already run it?", "Cette formation
 est-elle proposée le samedi ?". A message with no word that points back names
 its own subject ("What does the Horizon plan cost?", "Chantio fonctionne-t-il
-sans réseau ?") or opens a new one ("Is privacy protected?"). Asking a model
+sans réseau ?") or opens a new one ("Do you offer training?"). Asking a model
 about it costs a call where the visitor waits, and a weak model appends a
 name all the same. So the check runs only on messages that hold a pointing
 word (a pronoun, a demonstrative, a possessive, an elliptical "what about").
+
+A message can also point back with a definite article alone: "What are the
+benefits?", "What is the difference with the dialog node?" ask about *the*
+benefits of something the conversation named. Such a message
+(``unnamed_definite``: a definite article, at most three content words, none
+of them a name, a number or a word addressed to the assistant) meets the check
+too; the model may still keep it. A short question without a definite article
+("Is privacy protected?", "What is an account?") opens a subject of its own.
 
 The word lists are English and French, the languages the project tests. A
 message in neither (no marker word of either language) is always checked:
@@ -22,7 +30,7 @@ import re
 
 from ._text import visible, word_form
 
-__all__ = ["is_function_word", "points_back"]
+__all__ = ["is_function_word", "leans_on_conversation", "points_back", "unnamed_definite"]
 
 _ENGLISH_POINTERS = frozenset(
     "it its itself this that these those they them their theirs themselves he him his himself she her hers "
@@ -44,6 +52,28 @@ _LANGUAGE_MARKERS = frozenset(
     "notre nos avec pour dans sur des du au aux une pas je cette elle elles ils".split()
 )
 
+# Other function words: articles, auxiliaries, prepositions and fillers, which name nothing.
+_OTHER_FUNCTION_WORDS = frozenset(
+    # English
+    "a an am is was will shall may might must if in into at as so than then too very just also no yes not "
+    "it's i'm don't doesn't didn't can't isn't aren't get got there here now really please tell know want need like "
+    # French
+    "le la les l un d de et ou en y a ai as avons ont suis es sommes être avoir fait faire se mon ma mes ton ta tes "
+    "qui que qu ne n plus "
+    # what is left of an English contraction once split at its apostrophe ("what's", "they'll")
+    "s t ll re ve m".split()
+)
+
+# Words that address the assistant, that is the company behind it: a message holding one asks about the
+# company ("Combien de bureaux avez-vous ?"), a subject of its own.
+_ADDRESSING = frozenset("you your yours yourself yourselves vous votre vos vôtre vôtres avez-vous".split())
+
+# Definite articles, and French articles contracted with a preposition ("du" = "de le").
+_DEFINITE = frozenset("the le la les l du au aux".split())
+
+# A message with a definite article and at most this many content words, none of them a name, names nothing.
+_MAX_UNNAMED_CONTENT_WORDS = 3
+
 # Words that open a question without being its subject: an inverted pronoun after them points back
 # ("Combien coûte-t-il ?", "Dans quelles formules est-il inclus ?").
 _FRENCH_QUESTION_WORDS = frozenset(
@@ -54,6 +84,9 @@ _FRENCH_QUESTION_WORDS = frozenset(
 _WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
 # French inversion: "est-il", "coûte-t-elle", "ont-ils" (the verb and its subject pronoun after it).
 _INVERSION = re.compile(r"^([^\W\d_]+)-(?:t-)?(il|elle|ils|elles)$")
+_TOKEN = re.compile(r"[^\W_]+(?:['\u2019-][^\W_]+)*")
+_PARTS = re.compile(r"['\u2019-]")
+_QUOTED = re.compile(r"[\"“”«»]|(?:^|\s)'\w")
 _CLAUSE_BREAK = re.compile(r"[,;:.!?¿¡()\[\]«»\"“”]")
 # Phrases that hold a pointing word without pointing: "qu'est-ce que", "ce que", "il y a", "y a-t-il".
 _NOT_POINTING = re.compile(
@@ -71,7 +104,63 @@ def is_function_word(word: str) -> bool:
     the name check of a restatement (contract §5.9) passes over them.
     """
     form = word_form(word)
-    return form in _LANGUAGE_MARKERS or form in _FRENCH_QUESTION_WORDS or form in _POINTERS
+    return (
+        form in _LANGUAGE_MARKERS
+        or form in _FRENCH_QUESTION_WORDS
+        or form in _POINTERS
+        or form in _OTHER_FUNCTION_WORDS
+    )
+
+
+def leans_on_conversation(message: str) -> bool:
+    """Whether a longer follow-up may need the conversation: a pointing word, or a definite article and no name."""
+    return points_back(message) or unnamed_definite(message)
+
+
+def unnamed_definite(message: str) -> bool:
+    """Whether ``message`` asks about "the" something without naming whose ("What are the benefits?").
+
+    True when it holds a definite article ("the", "le", "la", "les", "l'",
+    "du", "au", "aux"), has at most three content words (words that are not
+    English or French function words), and none of its words looks like a
+    name: no capitalised word other than a function word ("What", "Le") or
+    "I", no acronym ("US", "VPC"), no digit, nothing quoted, and no word
+    addressed to the assistant ("you", "votre"), since such a message asks
+    about the company.
+    """
+    if not isinstance(message, str):
+        raise TypeError(f"message must be a str, got {type(message).__name__}")
+    text = visible(message)
+    words = _TOKEN.findall(text)
+    if _QUOTED.search(text):
+        return False
+    content = 0
+    definite = False
+    for word in words:
+        parts = [part for part in _PARTS.split(word_form(word)) if part]
+        definite = definite or parts[0] in _DEFINITE
+        if any(char.isdigit() for char in word) or any(part in _ADDRESSING for part in parts):
+            return False
+        function = is_function_word(word) or all(is_function_word(part) for part in parts)
+        if _looks_like_a_name(word, function=function):
+            return False
+        content += not function
+    return definite and content <= _MAX_UNNAMED_CONTENT_WORDS
+
+
+def _looks_like_a_name(word: str, *, function: bool) -> bool:
+    """Whether a part of ``word`` is an acronym ("US", "l'ERP", even "IT") or has a capital and is no function word.
+
+    A capital anywhere counts ("iPhone", "l'Essentiel"); "What's", "I" and
+    "Le" are function words in capitals.
+    """
+    for part in _PARTS.split(word):
+        letters = [char for char in part if char.isalpha()]
+        if len(letters) >= 2 and all(char.isupper() for char in letters):
+            return True
+        if any(char.isupper() for char in part) and not (function or is_function_word(part)):
+            return True
+    return False
 
 
 def points_back(message: str) -> bool:

@@ -36,7 +36,7 @@ from ._grounding import (
 )
 from ._model_call import ModelReply, ask_model, output_limits, response_format
 from ._parse import KeywordAnswer, ReferenceAnswer, parse_keyword_answer, parse_reference_answer
-from ._pointers import points_back
+from ._pointers import leans_on_conversation
 from ._prompts import (
     Prompt,
     keyword_prompt,
@@ -103,13 +103,15 @@ class Resolver:
         return turn.follows_question or turn.picked is not None
 
     def points_back(self, turn: Turn) -> bool:
-        """Whether a longer follow-up holds a word that may point back at the conversation (contract §5.8).
+        """Whether a longer follow-up may lean on the conversation (contract §5.8).
 
-        A message without one ("What does the Horizon plan cost?") names its
-        own subject; unless ``config.check_every_follow_up`` is on, it is
-        searched as written and no reference check is spent on it.
+        It does when it holds a word that may point back ("Which retailers
+        already run it?") or names nothing of its own ("What are the
+        benefits?"). Any other message ("What does the Horizon plan cost?")
+        names its own subject; unless ``config.check_every_follow_up`` is on,
+        it is searched as written and no reference check is spent on it.
         """
-        return points_back(turn.query)
+        return leans_on_conversation(turn.query)
 
     def text_prompt(self, turn: Turn) -> Prompt:
         """The prompt that asks for a short search query (``naive`` mode)."""

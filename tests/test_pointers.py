@@ -4,7 +4,9 @@
 named (pronouns, demonstratives, possessives, an elliptical "what about"); a
 message without one is searched as written and spends no model call. Every
 uncertain case, a language the word lists do not cover included, counts as
-pointing back, so the check keeps running where it ran before.
+pointing back, so the check keeps running where it ran before. A short
+message that asks about "the" something without naming whose ("What are the
+benefits?") meets the check too (``unnamed_definite``).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from hypothesis import strategies as st
 from fakes import ScriptedLLM, keyword_json
 from lightrag import QueryParam
 from lightrag_resolve import Message, Resolver, ResolverConfig, Turn
-from lightrag_resolve._pointers import points_back
+from lightrag_resolve._pointers import leans_on_conversation, points_back, unnamed_definite
 
 HISTORY = [
     {"role": "user", "content": "What do you offer retailers?"},
@@ -56,6 +58,36 @@ STANDING_ALONE = [
     "Combien de bureaux avez-vous ?",
     "Où se trouve votre siège social ?",
     "Is one of your offices in Lyon?",
+]
+UNNAMED_DEFINITE = [
+    "What are the benefits?",
+    "What is the difference with the dialog node?",
+    "Is there a limit on the file size?",
+    "What's the price?",
+    "Quel est le prix ?",
+    "Y a-t-il une limite sur la taille ?",
+    "Comment fonctionne l'abonnement ?",
+    "Combien coûte l\u2019installation ?",
+    "Y a-t-il une formation le samedi ?",  # a generic article reads the same: the check decides
+]
+NO_DEFINITE_ARTICLE = [
+    "Is privacy protected?",  # a subject of its own
+    "What is an account?",
+    "Which type can I create?",
+    "Is there a free trial?",
+]
+NAMING_SOMETHING = [
+    "How many offices does the Vellinor group have?",  # a name
+    "What does the Horizon plan cost per user?",
+    "Is the VPC free?",  # an acronym
+    "Is the price the same in the US?",  # an acronym whose lower case is a function word
+    "Is the 2024 price still valid?",  # a number
+    'What does the word "sync" mean?',  # a quoted term
+    "Combien de bureaux avez-vous dans la région ?",  # addressed to the assistant: the company
+    "Où se trouve votre siège social ?",
+    "Do you offer the training?",
+    "Switching the plan costs money?",  # a capitalised first word that is not a function word may be a name
+    "How do I reset the password of the admin console?",  # four content words
 ]
 
 
@@ -96,18 +128,70 @@ def test_points_back_refuses_a_non_string():
         points_back(None)  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize("message", UNNAMED_DEFINITE)
+def test_a_short_message_about_the_unnamed_leans_on_the_conversation(message):
+    assert unnamed_definite(message) and leans_on_conversation(message)
+
+
+@pytest.mark.parametrize("message", NO_DEFINITE_ARTICLE + NAMING_SOMETHING)
+def test_a_name_a_number_a_quote_an_address_or_no_definite_article_names_its_subject(message):
+    assert not unnamed_definite(message)
+
+
+@pytest.mark.parametrize("message", ["", "   ", "?", "\u200b", "the", "The?"])
+def test_a_message_without_content_is_left_to_the_pointing_words(message):
+    assert unnamed_definite(message) == (message.strip(" ?\u200b").lower() == "the")
+    assert leans_on_conversation(message) == (points_back(message) or unnamed_definite(message))
+
+
+@given(st.text(max_size=200))
+def test_unnamed_definite_is_total_and_leaning_covers_pointing(message):
+    assert isinstance(unnamed_definite(message), bool)
+    assert leans_on_conversation(message) == (points_back(message) or unnamed_definite(message))
+
+
+@given(
+    st.sampled_from(UNNAMED_DEFINITE),
+    st.sampled_from(["Orbit", "Pulse POS", "CRM", "l'ERP", "2025", "for you", "pour vous", '"sync"', "«Cerclia»"]),
+)
+def test_adding_a_name_or_an_address_makes_the_message_name_its_subject(message, addition):
+    assert not unnamed_definite(f"{message[:-1]} {addition}?")
+
+
+@given(st.sampled_from(UNNAMED_DEFINITE), st.sampled_from(["console", "annual", "contract", "exports"]))
+def test_a_fourth_content_word_makes_the_message_name_its_subject(message, word):
+    words = " ".join([word] * 4)
+    assert not unnamed_definite(f"{message} {words}")
+
+
+def test_unnamed_definite_refuses_a_non_string():
+    with pytest.raises(TypeError):
+        unnamed_definite(b"What are the benefits?")  # type: ignore[arg-type]
+
+
 def turn(query: str, mode: str = "mix") -> Turn:
     return Turn(query=query, history=tuple(Message(**m) for m in HISTORY), mode=mode)
+
+
+STANDS_ALONE = "Is customer data stored in Europe?"
 
 
 def test_a_follow_up_that_stands_alone_is_kept_without_a_model_call():
     llm = ScriptedLLM(replies={"reference": "RESOLVE: Pulse POS"})
     for mode in ("mix", "naive", "local"):
-        resolution = asyncio.run(Resolver().resolve(turn("Is privacy protected?", mode), llm=llm))
-        assert resolution.path == "reference" and resolution.fallback_reason == "stands_alone"
-        assert resolution.decision == "keep" and not resolution.changed
-        assert resolution.query == "Is privacy protected?" and not resolution.has_keywords
+        for message in (STANDS_ALONE, "Combien de bureaux avez-vous ?"):
+            resolution = asyncio.run(Resolver().resolve(turn(message, mode), llm=llm))
+            assert resolution.path == "reference" and resolution.fallback_reason == "stands_alone"
+            assert resolution.decision == "keep" and not resolution.changed
+            assert resolution.query == message and not resolution.has_keywords
     assert llm.roles() == []
+
+
+def test_a_follow_up_about_the_unnamed_meets_the_check():
+    llm = ScriptedLLM(replies={"reference": "RESOLVE: Pulse POS"})
+    resolution = asyncio.run(Resolver().resolve(turn("What are the benefits?", "naive"), llm=llm))
+    assert llm.roles() == ["reference"]
+    assert resolution.entity == "Pulse POS" and resolution.query == "Pulse POS — What are the benefits?"
 
 
 def test_a_pointing_follow_up_still_meets_the_check():
@@ -119,7 +203,7 @@ def test_a_pointing_follow_up_still_meets_the_check():
 def test_the_switch_checks_every_follow_up():
     llm = ScriptedLLM(replies={"reference": "KEEP"})
     config = ResolverConfig(check_every_follow_up=True)
-    resolution = asyncio.run(Resolver(config).resolve(turn("Is privacy protected?"), llm=llm))
+    resolution = asyncio.run(Resolver(config).resolve(turn(STANDS_ALONE), llm=llm))
     assert llm.roles() == ["reference"] and resolution.fallback_reason == "keep"
 
 
@@ -135,7 +219,7 @@ def test_an_override_decides_and_one_that_raises_runs_the_check():
     llm = ScriptedLLM(replies={"reference": "RESOLVE: Pulse POS"})
     kept = asyncio.run(NeverPoints().resolve(turn("Which retailers already run it?"), llm=llm))
     assert llm.roles() == [] and kept.fallback_reason == "stands_alone"
-    checked = asyncio.run(Broken().resolve(turn("Is privacy protected?"), llm=llm))
+    checked = asyncio.run(Broken().resolve(turn(STANDS_ALONE), llm=llm))
     assert llm.roles() == ["reference"] and checked.decision == "resolve"
 
 
@@ -150,7 +234,7 @@ async def test_a_follow_up_that_stands_alone_is_plain_lightrag(make_rag):
     )
     rag = await make_rag(llm)
     param = QueryParam(mode="mix", conversation_history=list(HISTORY), enable_rerank=False)
-    result = await rag.aquery_data("Is privacy protected?", param)
+    result = await rag.aquery_data(STANDS_ALONE, param)
     assert llm.roles() == ["lightrag_keywords"]  # LightRAG's own extraction only: no check, no second extraction
     assert result["metadata"]["resolution"]["fallback_reason"] == "stands_alone"
     assert result["metadata"]["keywords"]["low_level"] == ["privacy"]
