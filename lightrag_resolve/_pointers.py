@@ -30,7 +30,7 @@ import re
 
 from ._text import visible, word_form
 
-__all__ = ["is_function_word", "leans_on_conversation", "points_back", "unnamed_definite"]
+__all__ = ["is_function_word", "leans_on_conversation", "named_before_pointing", "points_back", "unnamed_definite"]
 
 _ENGLISH_POINTERS = frozenset(
     "it its itself this that these those they them their theirs themselves he him his himself she her hers "
@@ -160,6 +160,32 @@ def _looks_like_a_name(word: str, *, function: bool) -> bool:
             return True
         if any(char.isupper() for char in part) and not (function or is_function_word(part)):
             return True
+    return False
+
+
+def named_before_pointing(message: str, name: str) -> bool:
+    """Whether ``name`` occurs in ``message`` before its first pointing word ("How does Kubernetes work and why use it?").
+
+    The reference check proposes what a message points at; when it proposes a
+    name the message already holds before its pronoun, the pronoun takes up
+    the message's own subject, and there is nothing in the conversation to
+    restate it with (contract §5.9). Words are compared without case; an
+    elliptical opening ("What about…") points before anything is named, and a
+    message whose pointing word this reading cannot place ("l'ont") is not
+    taken as named before it.
+    """
+    if not isinstance(message, str) or not isinstance(name, str):
+        raise TypeError("message and name must be str")
+    text = word_form(visible(message))
+    wanted = [part for part in _PARTS.split(word_form(visible(name))) for part in _TOKEN.findall(part)]
+    if not wanted or _ELLIPSIS.search(text):
+        return False
+    words = [part for word in _TOKEN.findall(text) for part in _PARTS.split(word) if part]
+    for position, word in enumerate(words):
+        if word in _POINTERS:
+            return False
+        if words[position : position + len(wanted)] == wanted:
+            return any(later in _POINTERS for later in words[position + len(wanted) :])
     return False
 
 

@@ -36,7 +36,7 @@ from ._grounding import (
 )
 from ._model_call import ModelReply, ask_model, output_limits, response_format
 from ._parse import KeywordAnswer, ReferenceAnswer, parse_keyword_answer, parse_reference_answer
-from ._pointers import leans_on_conversation
+from ._pointers import leans_on_conversation, named_before_pointing
 from ._prompts import (
     Prompt,
     keyword_prompt,
@@ -314,33 +314,38 @@ class Resolver:
         """Longer follow-up: lead the message with one name the conversation established, or keep it.
 
         When the check sees the message point back and names nothing, the
-        message is restated (contract §5.9), unless ``restate_references`` is off.
+        message is restated (contract §5.9), unless ``restate_references`` is
+        off, or the name the check proposed is the message's own, written
+        before its pointing word: the pronoun then takes up that subject.
         """
-        checked = await self._check(turn, llm, model=model)
+        checked, proposed = await self._check(turn, llm, model=model)
         if not (self.config.restate_references and needs_restatement(checked)):
+            return checked
+        if checked.rejected_reason == "already_named" and proposed and named_before_pointing(turn.query, proposed):
             return checked
         reply = await self._ask(self.restatement_prompt, turn, llm, self.config.reference_timeout)
         if reply.text is None:
             return checked
         return restated(checked, turn, self._read(self.parse_text, reply.text), max_words=self.config.max_query_words)
 
-    async def _check(self, turn: Turn, llm: LLMFunc, *, model: str | None) -> Resolution:
+    async def _check(self, turn: Turn, llm: LLMFunc, *, model: str | None) -> tuple[Resolution, str | None]:
+        """The reference check's outcome, with the name the model proposed (``None`` when it proposed none)."""
         untouched = Resolution(query=turn.query, original_query=turn.query, mode=turn.mode, path="reference")
         if not turn.candidates.names:
             # Nothing named that the message could point at: no model call is spent.
-            return replace(untouched, fallback_reason="no_candidates", decision="ambiguous", model=model)
+            return replace(untouched, fallback_reason="no_candidates", decision="ambiguous", model=model), None
         fmt = response_format(llm, reference_schema(turn), wanted=self.config.structured_output, json_fallback=False)
         reply = await self._ask(self.reference_prompt, turn, llm, self.config.reference_timeout, **fmt)
         base = replace(self._base(turn, "reference", reply, model), candidates=turn.candidates.names)
         if reply.text is None:
-            return replace(base, fallback_reason=reply.failure or "llm_error", decision="error")
+            return replace(base, fallback_reason=reply.failure or "llm_error", decision="error"), None
         answer = self._read(self.parse_reference, reply.text)
         if not isinstance(answer, ReferenceAnswer):
-            return replace(base, fallback_reason="unparsable", decision="error")
+            return replace(base, fallback_reason="unparsable", decision="error"), None
         if answer.decision == "keep" or answer.decision == "ambiguous":
-            return replace(base, fallback_reason=answer.decision, decision=answer.decision)
+            return replace(base, fallback_reason=answer.decision, decision=answer.decision), None
         if not answer.name:
-            return replace(base, fallback_reason="unparsable", decision="error")
+            return replace(base, fallback_reason="unparsable", decision="error"), None
         proposed = cut_gloss(turn.candidates.by_number(answer.name) or answer.name)
         outcome = accept_reference_name(
             proposed,
@@ -352,13 +357,15 @@ class Resolver:
         if outcome.name is not None and ground_reference_name(outcome.name, turn.candidates) is None:
             outcome = NameOutcome(name=None, rejected_reason="not_a_candidate")
         if outcome.name is None:
-            return replace(
+            rejected = replace(
                 base,
                 fallback_reason=f"rejected:{outcome.rejected_reason}",
                 decision="resolve",
                 rejected_reason=outcome.rejected_reason,
             )
-        return replace(base, query=name_with_message(turn.query, outcome.name), decision="resolve", entity=outcome.name)
+            return rejected, proposed
+        query = name_with_message(turn.query, outcome.name)
+        return replace(base, query=query, decision="resolve", entity=outcome.name), proposed
 
 
 def _decide(override: Callable[[Any], Any], subject: Any, *, on_error: bool, then: str) -> bool:

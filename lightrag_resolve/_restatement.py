@@ -10,7 +10,8 @@ short reply's rewrite (contract §5.1), held to the conversation's names
 (``_grounding.unestablished_names``) and added after the visitor's words, so
 nothing they typed is lost. A KEEP is never restated: the model judged the
 message searchable, and rewriting searchable questions is where the
-always-rewrite baselines lose.
+always-rewrite baselines lose. Nor is a message whose refused name is its
+own, written before its pronoun (``Resolver.check_reference``).
 """
 
 from __future__ import annotations

@@ -210,6 +210,7 @@ def test_history_window_reads_the_last_messages_only():
 @given(model_output, queries, modes, history)
 @example(":", "0\x1b", "naive", [{"role": "user", "content": "A"}])  # an escape in the words, cleaned in the text
 @example("NONE", "Oui", "mix", [{"role": "assistant", "content": "Kadoro ou Magazio ?"}])  # the question stays
+@example("RESOLVE:A00000 A0000000000 A000", "\x1b", "local", [{"role": "user", "content": "A00000 A0000000000 A000"}])
 def test_any_model_output_gives_a_lawful_resolution(output, query, mode, raw_history):
     config = ResolverConfig(company_name="Helix")
     the_turn = Turn(query=query, history=recent_messages(raw_history, 2), mode=mode, company_name="Helix")
@@ -240,7 +241,8 @@ def test_any_model_output_gives_a_lawful_resolution(output, query, mode, raw_his
         assert resolution.ll_keywords == ()
         if resolution.changed:
             name = resolution.entity
-            assert name and resolution.query == f"{name} — {query.strip()}"
+            # One line without control characters (contract §5.3): "\x1b" in the words is cleaned out.
+            assert name and resolution.query == f"{name} — {clean_single_line(query)}"
             assert contains_phrase(the_turn.message_texts, name) and not contains_phrase(query, name)
         else:
             assert resolution.query == query

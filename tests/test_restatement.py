@@ -16,6 +16,7 @@ from lightrag_resolve import Message, Resolution, Resolver, ResolverConfig, Turn
 from lightrag_resolve._candidates import collect_candidates
 from lightrag_resolve._grounding import unestablished_names
 from lightrag_resolve._keyword_reuse import LightRAGKeywords, reuse_keywords
+from lightrag_resolve._pointers import named_before_pointing
 from lightrag_resolve._restatement import needs_restatement, restated
 from strategies import model_output
 
@@ -166,6 +167,42 @@ def test_a_named_kept_or_failed_check_is_not_restated(reference):
     llm = ScriptedLLM(replies={"reference": reference, "restatement": RESTATED})
     resolution = run(Resolver().resolve(turn(), llm=llm))
     assert "restatement" not in llm.roles() and resolution.restatement is None
+
+
+@pytest.mark.parametrize(
+    ("message", "name", "expected"),
+    [
+        ("How does Pulse POS work and why should I use it?", "Pulse POS", True),
+        ("Pulse POS\u2019s console: is it free?", "Pulse POS", True),
+        ("how many seasons does friends have? When did it start?", "Friends", True),
+        ("So does that mean I should stick to the Lite plan?", "Lite plan", False),  # "that" points first
+        ("Which customers have already connected it to their ERP?", "ERP", False),
+        ("What about Pulse POS, is it cheaper?", "Pulse POS", False),  # the opening points before the name
+        ("Does Pulse POS sync?", "Pulse POS", False),  # nothing points back after it
+        ("Quelles enseignes l'ont installé avec Pulse POS ?", "Pulse POS", False),
+        ("How does Pulse work and why use it?", "Pulse POS", False),  # the whole name, not a part of it
+    ],
+)
+def test_named_before_pointing_finds_the_name_ahead_of_the_pronoun(message, name, expected):
+    assert named_before_pointing(message, name) is expected
+
+
+@given(st.text(max_size=120), st.text(max_size=40))
+def test_named_before_pointing_is_total(message, name):
+    assert isinstance(named_before_pointing(message, name), bool)
+
+
+def test_a_refused_name_the_message_holds_before_its_pronoun_is_not_restated():
+    own = "How does Pulse POS sync, and why should shops in Lyon use it?"
+    llm = ScriptedLLM(replies={"reference": "RESOLVE: Pulse POS", "restatement": RESTATED})
+    resolution = run(Resolver().resolve(turn(own), llm=llm))
+    assert llm.roles() == ["reference"]
+    assert resolution.fallback_reason == "rejected:already_named" and resolution.query == own
+
+    after = "Which shops in Lyon use it next to Pulse POS?"  # the pronoun comes first: it points at the conversation
+    llm = ScriptedLLM(replies={"reference": "RESOLVE: Pulse POS", "restatement": RESTATED})
+    resolution = run(Resolver().resolve(turn(after), llm=llm))
+    assert llm.roles() == ["reference", "restatement"] and resolution.restatement == RESTATED
 
 
 def test_the_switch_turns_the_restatement_off():
