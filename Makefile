@@ -58,7 +58,7 @@ $(VENV)/.installed-dev: pyproject.toml | $(VENV)/bin/python
 FORMATTED := lightrag_resolve/_errors.py lightrag_resolve/local/_models.py tests/test_docs.py tests/test_errors.py \
 	tests/test_exported_members.py tests/demo/test_demo_without_eval.py \
 	lightrag_resolve/_candidates.py lightrag_resolve/_grounding.py lightrag_resolve/_text.py \
-	lightrag_resolve/eval/_replay.py benchmarks/rank_report.py tests/test_candidates.py tests/test_grounding.py \
+	lightrag_resolve/eval/_replay.py benchmarks/rank_report.py benchmarks/reuse_eval.py tests/test_reuse_eval.py tests/test_candidates.py tests/test_grounding.py \
 	tests/test_hostile_text.py lightrag_resolve/_context.py tests/test_context.py \
 	lightrag_resolve/_host.py tests/test_host.py tests/test_resolution_in_hand.py \
 	lightrag_resolve/_keyword_reuse.py lightrag_resolve/_speculative.py benchmarks/latency_local.py tests/test_keyword_reuse.py \
