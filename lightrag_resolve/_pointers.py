@@ -177,7 +177,7 @@ def named_before_pointing(message: str, name: str) -> bool:
     if not isinstance(message, str) or not isinstance(name, str):
         raise TypeError("message and name must be str")
     text = word_form(visible(message))
-    wanted = [part for part in _PARTS.split(word_form(visible(name))) for part in _TOKEN.findall(part)]
+    wanted = [piece for chunk in _PARTS.split(word_form(visible(name))) for piece in _TOKEN.findall(chunk)]
     if not wanted or _ELLIPSIS.search(text):
         return False
     words = [part for word in _TOKEN.findall(text) for part in _PARTS.split(word) if part]

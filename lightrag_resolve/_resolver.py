@@ -106,8 +106,8 @@ class Resolver:
         """Whether a longer follow-up may lean on the conversation (contract §5.8).
 
         It does when it holds a word that may point back ("Which retailers
-        already run it?") or names nothing of its own ("What are the
-        benefits?"). Any other message ("What does the Horizon plan cost?")
+        already run it?") or asks about "the" something it does not name
+        ("What are the benefits?"). Any other message ("What does the Horizon plan cost?")
         names its own subject; unless ``config.check_every_follow_up`` is on,
         it is searched as written and no reference check is spent on it.
         """
