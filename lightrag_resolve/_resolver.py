@@ -36,7 +36,7 @@ from ._grounding import (
 )
 from ._model_call import ModelReply, ask_model, output_limits, response_format
 from ._parse import KeywordAnswer, ReferenceAnswer, parse_keyword_answer, parse_reference_answer
-from ._pointers import leans_on_conversation, named_before_pointing
+from ._pointers import leans_on_conversation
 from ._prompts import (
     Prompt,
     keyword_prompt,
@@ -319,9 +319,7 @@ class Resolver:
         before its pointing word: the pronoun then takes up that subject.
         """
         checked, proposed = await self._check(turn, llm, model=model)
-        if not (self.config.restate_references and needs_restatement(checked)):
-            return checked
-        if checked.rejected_reason == "already_named" and proposed and named_before_pointing(turn.query, proposed):
+        if not (self.config.restate_references and needs_restatement(checked, proposed=proposed)):
             return checked
         reply = await self._ask(self.restatement_prompt, turn, llm, self.config.reference_timeout)
         if reply.text is None:

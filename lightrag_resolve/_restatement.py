@@ -11,7 +11,7 @@ short reply's rewrite (contract §5.1), held to the conversation's names
 nothing they typed is lost. A KEEP is never restated: the model judged the
 message searchable, and rewriting searchable questions is where the
 always-rewrite baselines lose. Nor is a message whose refused name is its
-own, written before its pronoun (``Resolver.check_reference``).
+own, written before its pronoun: the model placed the antecedent inside it.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from ._conversation import Turn
 from ._enforce import append_meaning, enforce_text_query
 from ._grounding import unestablished_names
 from ._parse import parse_reference_answer
+from ._pointers import named_before_pointing
 from ._resolution import Resolution
 
 __all__ = ["needs_restatement", "restated"]
@@ -31,15 +32,22 @@ __all__ = ["needs_restatement", "restated"]
 logger = logging.getLogger("lightrag_resolve")
 
 
-def needs_restatement(checked: Resolution) -> bool:
+def needs_restatement(checked: Resolution, *, proposed: str | None = None) -> bool:
     """Whether the check saw the message point back and named nothing: AMBIGUOUS, no candidate, or a refused name.
 
     A failed check (timeout, model error, unreadable answer) is not restated:
     a second call to a model that just failed would only make the visitor
-    wait longer for the same words.
+    wait longer for the same words. Nor is a refused name that the message
+    already holds before its pointing word (``proposed``, the name the check
+    proposed): "How does IBM Cloud Kubernetes Service work and why should I
+    use it?" → "Kubernetes" names its own subject.
     """
     reason = checked.fallback_reason or ""
-    return checked.path == "reference" and (reason in ("ambiguous", "no_candidates") or reason.startswith("rejected:"))
+    if checked.path != "reference" or not (reason in ("ambiguous", "no_candidates") or reason.startswith("rejected:")):
+        return False
+    if checked.rejected_reason == "already_named" and proposed is not None:
+        return not named_before_pointing(checked.original_query, proposed)
+    return True
 
 
 def restated(checked: Resolution, turn: Turn, output: Any, *, max_words: int) -> Resolution:

@@ -63,6 +63,17 @@ def test_a_kept_or_failed_check_is_not_restated(reason):
     assert not needs_restatement(checked(reason, decision="keep"))
 
 
+def test_a_refused_name_the_message_holds_before_its_pronoun_needs_no_restatement():
+    own = "How does Pulse POS sync, and why use it?"
+    refused = replace(checked("rejected:already_named", decision="resolve"), original_query=own)
+    refused = replace(refused, rejected_reason="already_named")
+    assert not needs_restatement(refused, proposed="Pulse POS")
+    assert needs_restatement(refused, proposed="Orbit CRM")  # not the message's own: it points elsewhere
+    assert needs_restatement(refused)  # the name unknown: restated as before
+    elsewhere = replace(refused, rejected_reason="not_in_history", fallback_reason="rejected:not_in_history")
+    assert needs_restatement(elsewhere, proposed="Pulse POS")
+
+
 def test_only_the_reference_path_is_restated():
     assert not needs_restatement(replace(checked("ambiguous"), path="text"))
 
