@@ -64,8 +64,11 @@ def reuse(
                 shutil.copy2(origin / entry, destination / entry)
         data = json.loads((destination / "results.json").read_text(encoding="utf-8"))
         other_results = arms_from[0] / name / "results.json" if arms_from else None
-        replaced = set(arms_from[1]) if arms_from and other_results and other_results.is_file() else set()
-        records = [r for r in data["records"] if r["arm"] not in set(rerun) | replaced]
+        replaced: set[str] = set()
+        if arms_from and other_results is not None and other_results.is_file():
+            replaced = set(arms_from[1])
+        dropped = set(rerun) | replaced
+        records = [r for r in data["records"] if r["arm"] not in dropped]
         if replaced and other_results is not None:
             other = json.loads(other_results.read_text(encoding="utf-8"))
             records += [r for r in other["records"] if r["arm"] in replaced]
