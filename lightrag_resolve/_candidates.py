@@ -21,7 +21,7 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 from ._enforce import contains_phrase
-from ._text import without_possessive
+from ._text import is_question, without_possessive
 
 __all__ = [
     "MAX_CANDIDATES",
@@ -198,8 +198,9 @@ class Candidates:
     """The names a turn may be resolved to, and the options the assistant last offered.
 
     ``names`` are numbered in the prompts in this order: the latest message
-    first. ``options`` is the last option list of the latest assistant
-    message, in its own order, which ordinals ("the second one") count in.
+    first. ``options`` is the last option list of the question the reply
+    answers (the latest assistant message's last question, else its last
+    sentence), in its own order, which ordinals ("the second one") count in.
     """
 
     names: tuple[str, ...] = ()
@@ -263,16 +264,25 @@ def collect_candidates(
     options: tuple[str, ...] = ()
     for role, text in reversed(messages):
         if role == "assistant":
-            # Ordinals count in the question the reply answers: the message's last sentence.
-            lists = option_lists(_last_sentence(text))
+            # Ordinals count in the question the reply answers (``_answered_sentence``).
+            lists = option_lists(_answered_sentence(text))
             options = lists[-1] if lists else ()
             break
     return Candidates(names=tuple(names[:limit]), options=options)
 
 
-def _last_sentence(text: str) -> str:
+def _answered_sentence(text: str) -> str:
+    """The sentence of an assistant message that a reply answers: its last question, else its last sentence.
+
+    An assistant often closes a question with a courtesy line ("Which plan is
+    your company on: Essentiel, Croissance or Horizon? I can then tell you
+    what applies to you."); the options are those of the question, not of
+    the line after it. A message without a question ("Dites-moi votre
+    secteur : Santé, BTP ou Commerce.") offers them in its last sentence.
+    """
     sentences = [part for part in re.split(r"(?<=[.!?])\s+", text.strip()) if part.strip()]
-    return sentences[-1] if sentences else ""
+    questions = [sentence for sentence in sentences if is_question(sentence)]
+    return questions[-1] if questions else (sentences[-1] if sentences else "")
 
 
 def picked_option(reply: str, candidates: Candidates) -> str | None:

@@ -41,8 +41,9 @@ class ResolverConfig:
     ``graph_lookup_timeout`` bounds, in seconds, the one graph lookup of the
     window's names (contract §5.4); past it the turn gets no graph-known names.
     ``reply_context_words`` is how many of the last words of the assistant's
-    question a short reply carries into its retrieval text (contract §5.6);
-    0 turns the context off. ``resolve_unprompted_replies`` also resolves a
+    question a short reply carries into its retrieval text, and of the
+    visitor's message before it, which leads (contract §5.6); 0 turns the
+    context off. ``resolve_unprompted_replies`` also resolves a
     short reply that answers no question and picks no option (contract §5.7);
     off by default, because such a reply names the visitor's own topic and
     rewriting it lost more than it gained where measured.

@@ -11,6 +11,11 @@ answers the assistant's last message whatever it said. Finding the context
 costs no model call, so it also stands when the model fails, times out or
 declines, and a reply that answers nothing (the visitor narrowing a topic, as
 in information-seeking dialogues) gets none.
+
+The visitor's own message before that question leads the context: the
+assistant's question qualifies what the visitor asked ("How much is the
+Pivotane Bootcamp?" → "… Which plan is your company on?" → "Horizon"), and
+the last words of a long answer often no longer name it.
 """
 
 from __future__ import annotations
@@ -20,7 +25,7 @@ from collections.abc import Sequence
 
 from ._text import QUESTION_MARKS, clean_single_line, is_question, visible, word_form
 
-__all__ = ["MAX_CONTEXT_CHARS", "follows_question", "invites_reply", "is_assent", "reply_context"]
+__all__ = ["MAX_CONTEXT_CHARS", "asked_before", "follows_question", "invites_reply", "is_assent", "reply_context"]
 
 MAX_CONTEXT_CHARS = 400
 """Characters of carried context at most, whatever the word count (a text without spaces has one word)."""
@@ -104,12 +109,27 @@ def reply_context(history: Sequence[tuple[str, str]], *, max_words: int, reply: 
 
     Only the window's last message counts, and only when the assistant wrote
     it and the reply answers it (``_asked``). The context is its last
-    ``max_words`` words (``max_words`` of 0 turns this off). Only the end of a
-    huge message is read.
+    ``max_words`` words (``max_words`` of 0 turns this off), led by the last
+    ``max_words`` words of the visitor's message just before it when the
+    window holds one (``asked_before``). Only the end of a huge message is
+    read, and each part has at most ``MAX_CONTEXT_CHARS`` characters.
     """
     if max_words < 1:
         return None
     tail = _asked(history, reply)
     if tail is None:
         return None
-    return _tail(tail, max_words) or None
+    answered = _tail(tail, max_words)
+    if not answered:
+        return None
+    before = asked_before(history)
+    lead = _tail(before[-_READ_CHARS:], max_words) if before else ""
+    return f"{lead} {answered}" if lead else answered
+
+
+def asked_before(history: Sequence[tuple[str, str]]) -> str | None:
+    """The visitor's message just before the window's last message, when the visitor wrote it; else ``None``."""
+    if len(history) < 2:
+        return None
+    role, content = history[-2]
+    return content if role == "user" and isinstance(content, str) and content.strip() else None

@@ -83,6 +83,22 @@ def test_ordinals_count_only_in_the_question_the_reply_answers():
     assert picked_option("Oui, la deuxième", collect_candidates(window(earlier_list))) is None
 
 
+def test_the_options_are_those_of_the_question_not_of_a_courtesy_line_after_it():
+    question = (
+        "Customers on one of our subscription plans also get two free seats per year. "
+        "Which plan is your company on: Essentiel, Croissance or Horizon? I can then tell you what applies to you."
+    )
+    found = collect_candidates(window(question))
+    assert found.options == ("Essentiel", "Croissance", "Horizon")
+    assert picked_option("The last one", found) == "Horizon"
+    # Without a question, the last sentence offers them.
+    assert collect_candidates(window("Dites-moi votre secteur : Santé, BTP ou Commerce.")).options == (
+        "Santé",
+        "BTP",
+        "Commerce",
+    )
+
+
 def test_numbers_in_the_prompt_list_stand_for_names():
     found = Candidates(names=("Kadoro", "Magazio"))
     assert found.by_number("2") == "Magazio" and found.by_number("#1") == "Kadoro"

@@ -18,12 +18,30 @@ QUESTION = "We run Kadoro for shops and Pivotane for clinics. Which one should I
 
 def test_only_a_question_in_the_last_assistant_message_is_context():
     asked = [("user", "What do you sell?"), ("assistant", QUESTION)]
-    assert reply_context(asked, max_words=40) == QUESTION
+    assert reply_context(asked, max_words=40) == f"What do you sell? {QUESTION}"
+    assert reply_context(asked[1:], max_words=40) == QUESTION
     assert reply_context([("user", "Hi"), ("assistant", "We run Kadoro for shops.")], max_words=40) is None
     # The visitor spoke last: the message answers nothing the assistant asked.
     assert reply_context([("assistant", QUESTION), ("user", "Hm.")], max_words=40) is None
     assert reply_context([], max_words=40) is None
     assert reply_context(asked, max_words=0) is None  # switched off
+
+
+def test_the_visitors_message_before_the_question_leads_the_context():
+    asked = [
+        ("user", "How much is the Pivotane Bootcamp?"),
+        ("assistant", "It costs €420 a day. Which plan is your company on: Essentiel or Horizon?"),
+    ]
+    assert reply_context(asked, max_words=40, reply="Horizon") == (
+        "How much is the Pivotane Bootcamp? It costs €420 a day. Which plan is your company on: Essentiel or Horizon?"
+    )
+    # Each part keeps its own last words: the visitor's question is not pushed out by a long answer.
+    long_answer = " ".join(f"word{index}" for index in range(300)) + " Which plan?"
+    context = reply_context([("user", "How much is the Bootcamp?"), ("assistant", long_answer)], max_words=5)
+    assert context == "How much is the Bootcamp? word297 word298 word299 Which plan?"
+    # Only a visitor's message counts, and only the one right before the question.
+    assert reply_context([("assistant", "Hello."), ("assistant", QUESTION)], max_words=40) == QUESTION
+    assert reply_context([("user", "  "), ("assistant", QUESTION)], max_words=40) == QUESTION
 
 
 def test_an_offer_or_a_request_in_the_last_sentence_invites_a_reply():
@@ -40,7 +58,9 @@ def test_assent_answers_the_last_message_whatever_it_said():
     statement = [("user", "Do you sell POS?"), ("assistant", "Kadoro is our loyalty terminal for shops.")]
     for reply in ("Yes please", "OK", "Sure, go ahead", "Oui, volontiers", "D'accord", "Non merci", "s'il vous plaît"):
         assert is_assent(reply), reply
-        assert reply_context(statement, max_words=40, reply=reply) == "Kadoro is our loyalty terminal for shops."
+        assert reply_context(statement, max_words=40, reply=reply) == (
+            "Do you sell POS? Kadoro is our loyalty terminal for shops."
+        )
     for reply in ("Virtualization", "Yes, the analytics one", "Kadoro", "", "..."):
         assert not is_assent(reply), reply
         assert reply_context(statement, max_words=40, reply=reply) is None
@@ -73,6 +93,15 @@ def test_any_message_gives_a_bounded_single_line_or_none(text, words):
     assert context is None or len(context.split()) <= words
 
 
+@given(st.text(max_size=3000), st.text(max_size=3000), st.integers(min_value=0, max_value=80))
+def test_with_the_visitors_message_each_part_stays_bounded(asked, text, words):
+    context = reply_context([("user", asked), ("assistant", text)], max_words=words)
+    alone = reply_context([("assistant", text)], max_words=words)
+    assert (context is None) == (alone is None)  # the visitor's message never makes a context on its own
+    assert context is None or (context.endswith(alone or "") and "\n" not in context)
+    assert context is None or (len(context) <= 2 * MAX_CONTEXT_CHARS + 1 and len(context.split()) <= 2 * words)
+
+
 def test_a_pick_drops_the_other_options_from_the_context():
     candidates = Candidates(names=("Santé", "BTP", "Commerce"), options=("Santé", "BTP", "Commerce"))
     text = "Which sector: Santé, BTP or Commerce (BTP)?"
@@ -88,8 +117,8 @@ def _turn(query: str, content: str, mode: str = "naive") -> Turn:
 def test_a_resolved_reply_carries_its_meaning_then_the_question():
     llm = ScriptedLLM(replies={"text": "Kadoro loyalty terminal"})
     resolution = asyncio.run(Resolver().resolve(_turn("The first one", QUESTION), llm=llm))
-    assert resolution.context == QUESTION and resolution.fallback_reason is None
-    assert resolution.query == f"The first one — Kadoro loyalty terminal Helix — {QUESTION}"
+    assert resolution.context == f"What do you sell? {QUESTION}" and resolution.fallback_reason is None
+    assert resolution.query == f"The first one — Kadoro loyalty terminal Helix — What do you sell? {QUESTION}"
 
 
 def test_a_declined_or_failed_reply_still_carries_the_question():
@@ -98,14 +127,14 @@ def test_a_declined_or_failed_reply_still_carries_the_question():
         for mode in ("naive", "mix"):
             resolution = asyncio.run(Resolver().resolve(_turn("Yes please", QUESTION, mode), llm=llm))
             assert resolution.fallback_reason is not None and resolution.ll_keywords == ()
-            assert resolution.query == f"Yes please — {QUESTION}" and resolution.changed
+            assert resolution.query == f"Yes please — What do you sell? {QUESTION}" and resolution.changed
 
 
 def test_a_picked_option_carries_the_question_without_the_others():
     content = "Shall I send the price of Orbit CRM, Pulse POS or Nimbus?"
     llm = ScriptedLLM(replies={"keywords": keyword_json(["Pulse POS"], ["pricing"], query="Pulse POS price")})
     resolution = asyncio.run(Resolver().resolve(_turn("The second one", content, "mix"), llm=llm))
-    assert resolution.context == "Shall I send the price of , Pulse POS or ?"
+    assert resolution.context == "What do you sell? Shall I send the price of , Pulse POS or ?"
     assert "Orbit" not in resolution.query and "Nimbus" not in resolution.query
 
 

@@ -19,6 +19,8 @@ OFFER = [
     {"role": "user", "content": "Vous avez quelque chose pour les commerçants ?"},
     {"role": "assistant", "content": "Oui. Souhaitez-vous découvrir Pulse POS, notre terminal de fidélité ?"},
 ]
+OFFER_CONTEXT = f"{OFFER[0]['content']} {OFFER[-1]['content']}"
+"""What "Oui" carries (contract §5.6): the visitor's question, then the assistant's."""
 RESOLVED_KEYWORDS = keyword_json(["Pulse POS"], ["Pulse POS retail"])
 RAW_KEYWORDS = keyword_json(["Oui"], ["Oui"])  # what a keyword extractor makes of "Oui" alone
 
@@ -87,7 +89,7 @@ async def test_naive_mode_rewrites_the_text_and_never_sets_keywords(make_rag):
     finally:
         LightRAG.aquery_data = original
     # The visitor's words, their meaning, then the question they answer (contract §5.6).
-    assert seen[0][0] == f"Oui — terminal de fidélité Pulse POS Helix — {OFFER[-1]['content']}"
+    assert seen[0][0] == f"Oui — terminal de fidélité Pulse POS Helix — {OFFER_CONTEXT}"
     assert seen[0][1].ll_keywords == [] and seen[0][1].hl_keywords == []
     assert llm.roles() == ["text"]
     assert "doc-retail.txt" in names(result)
@@ -160,8 +162,9 @@ async def test_a_failed_reply_to_a_question_is_searched_with_the_question(make_r
     result = await rag.aquery_data("Oui", param("mix"))
     resolution = result["metadata"]["resolution"]
     assert resolution["fallback_reason"] in {"llm_error", "unparsable", "empty"}
-    assert resolution["context"] == OFFER[-1]["content"] and resolution["ll_keywords"] == []
-    assert resolution["query"] == f"Oui — {OFFER[-1]['content']}" and resolution["changed"] is True
+    context = OFFER_CONTEXT
+    assert resolution["context"] == context and resolution["ll_keywords"] == []
+    assert resolution["query"] == f"Oui — {context}" and resolution["changed"] is True
     # No keywords of ours: LightRAG extracts its own, from the text that holds the question.
     assert llm.roles() == ["keywords", "lightrag_keywords"] and "Pulse POS" in llm.calls[1].prompt
     assert "doc-retail.txt" in names(result)
@@ -219,7 +222,7 @@ async def test_every_async_entry_point_resolves(make_rag):
         await call("Oui", param("mix"))
         assert llm.roles()[0] == "keywords" and "lightrag_keywords" not in llm.roles()
     resolution = await rag.aresolve("Oui", param("mix"))
-    assert resolution.ll_keywords == ("Pulse POS",) and resolution.query == f"Oui — Pulse POS — {OFFER[-1]['content']}"
+    assert resolution.ll_keywords == ("Pulse POS",) and resolution.query == f"Oui — Pulse POS — {OFFER_CONTEXT}"
 
 
 def test_every_sync_entry_point_resolves(tmp_path):

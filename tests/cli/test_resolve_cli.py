@@ -60,7 +60,7 @@ def test_a_turn_from_a_file_prints_its_resolution(tmp_path, capsys, fake_llm):
     assert result["ll_keywords"] == ["Offre Santé"] and result["hl_keywords"] == ["santé"]
     assert result["dropped_keywords"] == ["Vitalis"]  # named nowhere in the conversation
     # The reply answers the assistant's question, whose words join the text (contract §5.6).
-    context = "Nous avons une offre Santé, une offre BTP et Pulse POS. Quel secteur ?"
+    context = "Quelles offres avez-vous ? Nous avons une offre Santé, une offre BTP et Pulse POS. Quel secteur ?"
     assert result["context"] == context
     assert result["query"] == f"Offre Santé — {context}" and result["model"] == "tiny"
     assert err == ""
@@ -73,7 +73,7 @@ def test_a_turn_from_stdin(monkeypatch, capsys, fake_llm):
     monkeypatch.setenv("OPENAI_MODEL", "from-env")
     assert main(["resolve", "-", "--llm-base-url", "http://127.0.0.1:1/v1"]) == 0
     result = json.loads(capsys.readouterr().out)
-    assert result["path"] == "text" and result["query"] == f"offre Santé — {HISTORY[-1]['content']}"
+    assert result["path"] == "text" and result["query"] == f"offre Santé — {HISTORY[0]['content']} {HISTORY[-1]['content']}"
     assert fake_llm.built == [{"model": "from-env", "base_url": "http://127.0.0.1:1/v1"}]
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
-from tiny import B1_QUESTION, scripted_llm, write_dataset
+from tiny import B1_CONTEXT, scripted_llm, write_dataset
 
 import lightrag_resolve.eval as evaluation
 from lightrag_resolve import ResolverConfig
@@ -76,14 +76,14 @@ async def test_short_timeouts_measure_timeouts_and_generous_ones_resolution(
     # meaning, yet searchable, where "B1" alone is refused by LightRAG as too short.
     timed_out = records[("short-b1", "resolve", 0)]
     assert timed_out.resolution["fallback_reason"] == "timeout" and timed_out.error is None
-    assert timed_out.resolution["query"] == f"B1 — {B1_QUESTION}"
+    assert timed_out.resolution["query"] == f"B1 — {B1_CONTEXT}"
     assert "TooShort" in (records[("short-b1", "raw", 0)].error or "")
     assert records[("ref-pulse", "resolve", 0)].decision_correct is False
 
     roomy = await _run(tiny_dataset, tmp_path / "roomy", {**models, "llm": slow}, f"{workspace}_2", runs=1,
                        arms=("raw", "resolve"), resolver=ResolverConfig(timeout=5, reference_timeout=5))
     records = _by_key(roomy)
-    assert records[("short-b1", "resolve", 0)].resolution["query"] == f"German course level B1 — {B1_QUESTION}"
+    assert records[("short-b1", "resolve", 0)].resolution["query"] == f"German course level B1 — {B1_CONTEXT}"
     assert records[("short-b1", "resolve", 0)].hit is True
     assert records[("ref-pulse", "resolve", 0)].decision_correct is True
 
@@ -96,8 +96,8 @@ async def test_the_template_keeps_each_items_company(tmp_path: Path, models: dic
     outcome = await _run(folder, tmp_path / "out", models, workspace, runs=1, arms=("resolve",),
                          resolver=ResolverConfig(timeout=60, reference_timeout=60, company_name="Helix"))
     queries = {r.item: r.resolution["query"] for r in outcome.records if r.arm == "resolve"}
-    assert queries == {"acme": f"German course level B1 Acme — {B1_QUESTION}",
-                       "short-b1": f"German course level B1 Helix — {B1_QUESTION}"}
+    assert queries == {"acme": f"German course level B1 Acme — {B1_CONTEXT}",
+                       "short-b1": f"German course level B1 Helix — {B1_CONTEXT}"}
 
 
 # ---- where the timeouts are recorded --------------------------------------------------------------------------

@@ -27,6 +27,8 @@ COURSES = [
     {"role": "user", "content": "Do you teach German?"},
     {"role": "assistant", "content": B1_QUESTION},
 ]
+B1_CONTEXT = f"Do you teach German? {B1_QUESTION}"
+"""What "B1" carries: the visitor's question before the assistant's, then the assistant's (contract §5.6)."""
 
 ITEMS: list[dict[str, Any]] = [
     {"id": "first", "history": [], "query": "Which retailers run Pulse POS?", "relevant": ["doc-pulse-customers"]},
