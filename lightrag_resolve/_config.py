@@ -54,6 +54,10 @@ class ResolverConfig:
     call, a follow-up that points back at something the reference check
     could not name (AMBIGUOUS, no candidate, a refused name), and adds the
     restatement to the visitor's words (contract §5.9).
+    ``check_sole_candidate`` asks the model even when the window names
+    exactly one candidate; off by default, a follow-up that points back
+    then leads with that name with no model call, the only name the check
+    could propose (contract §5.3).
     """
 
     enabled: bool = True
@@ -70,6 +74,7 @@ class ResolverConfig:
     reply_context_words: int = 40
     resolve_unprompted_replies: bool = False
     check_every_follow_up: bool = False
+    check_sole_candidate: bool = False
     timeout: float = 10.0
     reference_llm_func: Callable[..., Awaitable[Any]] | None = None
     reference_model_name: str | None = None
@@ -107,6 +112,7 @@ class ResolverConfig:
             "reference_in_naive",
             "resolve_unprompted_replies",
             "check_every_follow_up",
+            "check_sole_candidate",
             "restate_references",
         ):
             if not isinstance(getattr(self, name), bool):

@@ -329,9 +329,13 @@ class Resolver:
     async def _check(self, turn: Turn, llm: LLMFunc, *, model: str | None) -> tuple[Resolution, str | None]:
         """The reference check's outcome, with the name the model proposed (``None`` when it proposed none)."""
         untouched = Resolution(query=turn.query, original_query=turn.query, mode=turn.mode, path="reference")
-        if not turn.candidates.names:
+        names = turn.candidates.names
+        if not names:
             # Nothing named that the message could point at: no model call is spent.
             return replace(untouched, fallback_reason="no_candidates", decision="ambiguous", model=model), None
+        if len(names) == 1 and not self.config.check_sole_candidate:
+            # One name in the window: it is the only name the check could propose (contract §5.3).
+            return self._accepted(turn, replace(untouched, model=model, candidates=names), names[0]), names[0]
         fmt = response_format(llm, reference_schema(turn), wanted=self.config.structured_output, json_fallback=False)
         reply = await self._ask(self.reference_prompt, turn, llm, self.config.reference_timeout, **fmt)
         base = replace(self._base(turn, "reference", reply, model), candidates=turn.candidates.names)
@@ -345,6 +349,10 @@ class Resolver:
         if not answer.name:
             return replace(base, fallback_reason="unparsable", decision="error"), None
         proposed = cut_gloss(turn.candidates.by_number(answer.name) or answer.name)
+        return self._accepted(turn, base, proposed), proposed
+
+    def _accepted(self, turn: Turn, base: Resolution, proposed: str) -> Resolution:
+        """``base`` led by ``proposed`` when the conversation established it as a candidate, else refused with why."""
         outcome = accept_reference_name(
             proposed,
             history_text=turn.message_texts,
@@ -355,15 +363,14 @@ class Resolver:
         if outcome.name is not None and ground_reference_name(outcome.name, turn.candidates) is None:
             outcome = NameOutcome(name=None, rejected_reason="not_a_candidate")
         if outcome.name is None:
-            rejected = replace(
+            return replace(
                 base,
                 fallback_reason=f"rejected:{outcome.rejected_reason}",
                 decision="resolve",
                 rejected_reason=outcome.rejected_reason,
             )
-            return rejected, proposed
         query = name_with_message(turn.query, outcome.name)
-        return replace(base, query=query, decision="resolve", entity=outcome.name), proposed
+        return replace(base, query=query, decision="resolve", entity=outcome.name)
 
 
 def _decide(override: Callable[[Any], Any], subject: Any, *, on_error: bool, then: str) -> bool:

@@ -76,6 +76,15 @@ def test_a_question_anywhere_in_the_message_counts_in_any_script():
     assert not asks_something("Kadoro costs 49 € a month. It runs offline.")
 
 
+def test_a_question_mark_inside_a_link_asks_nothing():
+    answer = "Update it as the documentation says: <https://cloud.ibm.com/docs/containers?topic=update>. Plan ahead."
+    assert not asks_something(answer) and not invites_reply(answer)
+    assert reply_context([("user", "How can I update the master?"), ("assistant", answer)], max_words=40) is None
+    assert not asks_something("See https://example.com/search?q=kadoro&lang=fr for more.")
+    # A question mark before a space, a closing bracket or the end still ends a question.
+    assert asks_something("Shall I go on? It takes a minute.") and asks_something("(Did you know?) It works.")
+
+
 def test_the_context_is_the_last_words_within_a_character_bound():
     long_message = " ".join(f"word{index}" for index in range(500)) + " ?"
     context = reply_context([("assistant", long_message)], max_words=40)

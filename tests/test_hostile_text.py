@@ -77,7 +77,8 @@ def turn(
 
 def resolve(t: Turn, reply, config: ResolverConfig | None = None) -> tuple[Resolution, ScriptedLLM]:
     llm = ScriptedLLM(replies={"keywords": reply, "text": reply, "reference": reply})
-    config = config or ResolverConfig(company_name=t.company_name)
+    # The model's answer is what these tests feed: it is asked even where the window names one candidate.
+    config = config or ResolverConfig(company_name=t.company_name, check_sole_candidate=True)
     return asyncio.run(Resolver(config).resolve(t, llm=llm, model="fake")), llm
 
 

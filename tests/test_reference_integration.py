@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import functools
 
 import pytest
 from hypothesis import given, settings
@@ -50,6 +51,9 @@ class RetrievalSpy:
             monkeypatch.setattr(LightRAG, name, self._wrap(original))
 
     def _wrap(self, original):
+        # wraps: the library's check of LightRAG's internals reads through the spy to the original,
+        # so this file passes on its own as well as after another test has made that check.
+        @functools.wraps(original)
         async def spy(rag, query, *args, **kwargs):
             self.started.append(query)
             try:
@@ -82,6 +86,22 @@ async def test_resolve_reuses_lightrags_keywords_with_the_name_and_extracts_once
     assert result["metadata"]["keywords"] == {"low_level": ["Pulse POS", "retailers"], "high_level": ["retail"]}
     assert "Pulse POS" in {e["entity_name"] for e in result["data"]["entities"]}
     assert caller == before
+
+
+async def test_a_sole_candidate_leads_with_no_check_call_and_one_extraction(make_rag, monkeypatch):
+    """Contract §5.3: the window names only Pulse POS, so no model is asked which name "it" means."""
+    spy = RetrievalSpy(monkeypatch)
+    llm = scripted("KEEP")  # never asked
+    rag = await make_rag(llm, resolver=ResolverConfig(company_name="Helix"))
+    result = await rag.aquery_data(ASK, param())
+    assert llm.roles() == ["lightrag_keywords"]  # LightRAG's extraction for the visitor's words, reused
+    assert spy.started == [ENRICHED] and spy.finished == [ENRICHED]
+    resolution = result["metadata"]["resolution"]
+    assert resolution["entity"] == "Pulse POS" and resolution["raw_output"] is None
+    assert resolution["ll_keywords"] == ["Pulse POS", "retailers"]
+    naive = await rag.aquery_data(ASK, param("naive"))
+    assert llm.roles() == ["lightrag_keywords"]  # naive mode: no call at all
+    assert naive["metadata"]["resolution"]["query"] == ENRICHED
 
 
 async def test_resolve_cancels_a_speculative_search_already_under_way(make_rag, monkeypatch):
@@ -194,7 +214,8 @@ async def test_a_separate_reference_model_is_not_made_to_wait(make_rag):
 async def test_anything_but_an_accepted_name_uses_the_speculative_search_once(make_rag, monkeypatch, reference, reason):
     spy = RetrievalSpy(monkeypatch)
     llm = scripted(reference)
-    rag = await make_rag(llm, resolver=ResolverConfig(company_name="Helix"))
+    # Pulse POS is the window's sole candidate: the model is asked all the same, so its answer decides.
+    rag = await make_rag(llm, resolver=ResolverConfig(company_name="Helix", check_sole_candidate=True))
     result = await rag.aquery_data(ASK, param())
     assert spy.started == [ASK] and spy.finished == [ASK]
     assert result["metadata"]["resolution"]["fallback_reason"] == reason

@@ -152,7 +152,8 @@ def test_reference_check_decisions():
 
     def check(reply):
         llm = ScriptedLLM(replies={"reference": reply})
-        return run(Resolver(ResolverConfig(company_name="Helix")).resolve(turn(ask, history=history), llm=llm))
+        config = ResolverConfig(company_name="Helix", check_sole_candidate=True)  # Pulse POS is the sole candidate
+        return run(Resolver(config).resolve(turn(ask, history=history), llm=llm))
 
     resolved = check("RESOLVE: Pulse POS")
     assert resolved.query == f"Pulse POS — {ask}" and resolved.decision == "resolve" and resolved.entity == "Pulse POS"
@@ -172,6 +173,31 @@ def test_reference_check_decisions():
     assert garbled.decision == "error" and garbled.fallback_reason == "unparsable"
     failed = check(TimeoutError("slow"))
     assert failed.decision == "error" and failed.fallback_reason in {"timeout", "llm_error"}
+
+
+def test_a_window_that_names_one_candidate_is_resolved_to_it_without_a_call():
+    history = (
+        Message(role="user", content="What is Pulse POS?"),
+        Message(role="assistant", content="Pulse POS is the Helix loyalty terminal for retailers."),
+    )
+    ask = "Which retailers already run it?"
+    for mode in ("naive", "mix"):
+        llm = ScriptedLLM(replies={"reference": "KEEP"})
+        resolution = run(Resolver(ResolverConfig(company_name="Helix")).resolve(turn(ask, mode, history), llm=llm))
+        assert llm.calls == []  # the check could only have proposed Pulse POS
+        assert resolution.query == f"Pulse POS — {ask}" and resolution.entity == "Pulse POS"
+        assert resolution.decision == "resolve" and resolution.fallback_reason is None and resolution.raw_output is None
+        assert resolution.candidates == ("Pulse POS",)
+    # The same guards as for a name the model proposed: a message that already names it keeps its words.
+    named = "Which retailers run Pulse POS, and since when have they had it?"
+    llm = ScriptedLLM(replies={"reference": "KEEP", "restatement": "Pulse POS retail customers"})
+    kept = run(Resolver(ResolverConfig(company_name="Helix")).resolve(turn(named, history=history), llm=llm))
+    assert kept.rejected_reason == "already_named" and kept.query == named and llm.calls == []
+    # With the switch on, the model decides as before.
+    llm = ScriptedLLM(replies={"reference": "KEEP"})
+    config = ResolverConfig(company_name="Helix", check_sole_candidate=True)
+    checked = run(Resolver(config).resolve(turn(ask, history=history), llm=llm))
+    assert checked.fallback_reason == "keep" and llm.roles() == ["reference"]
 
 
 def test_a_window_that_names_nothing_spends_no_reference_call():

@@ -34,6 +34,8 @@ variable                                   meaning (default)
                                            back too (``false``)
 ``RESOLVER_RESTATE_REFERENCES``            restate follow-ups the check could not
                                            name (``true``)
+``RESOLVER_CHECK_SOLE_CANDIDATE``          check a follow-up whose window names one
+                                           candidate too (``false``)
 =========================================  ==========================================
 """
 
@@ -65,6 +67,7 @@ _SWITCHES = {
     "RESOLVER_RESOLVE_UNPROMPTED_REPLIES": "resolve_unprompted_replies",
     "RESOLVER_CHECK_EVERY_FOLLOW_UP": "check_every_follow_up",
     "RESOLVER_RESTATE_REFERENCES": "restate_references",
+    "RESOLVER_CHECK_SOLE_CANDIDATE": "check_sole_candidate",
 }
 _ENDPOINTS = ("RESOLVER_LLM", "RESOLVER_REFERENCE_LLM")
 _ENDPOINT_PARTS = ("BASE_URL", "MODEL", "API_KEY")

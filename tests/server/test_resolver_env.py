@@ -40,6 +40,7 @@ def test_every_knob_is_read():
             "RESOLVER_RESOLVE_UNPROMPTED_REPLIES": "yes",
             "RESOLVER_CHECK_EVERY_FOLLOW_UP": "1",
             "RESOLVER_RESTATE_REFERENCES": "no",
+            "RESOLVER_CHECK_SOLE_CANDIDATE": "true",
         }
     )
     assert config == ResolverConfig(
@@ -58,6 +59,7 @@ def test_every_knob_is_read():
         resolve_unprompted_replies=True,
         check_every_follow_up=True,
         restate_references=False,
+        check_sole_candidate=True,
     )
 
 
@@ -127,6 +129,7 @@ def test_the_documented_variables_are_exactly_the_ones_read():
         "RESOLVER_RESOLVE_UNPROMPTED_REPLIES",
         "RESOLVER_CHECK_EVERY_FOLLOW_UP",
         "RESOLVER_RESTATE_REFERENCES",
+        "RESOLVER_CHECK_SOLE_CANDIDATE",
         "RESOLVER_TIMEOUT",
         "RESOLVER_REFERENCE_TIMEOUT",
         "RESOLVER_HISTORY_MESSAGES",
