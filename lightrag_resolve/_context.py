@@ -35,9 +35,7 @@ _READ_CHARS = MAX_CONTEXT_CHARS * 8
 # An ASCII "?" with a word, a URL's punctuation or an opening bracket right after it is no sentence end: a
 # query string ("docs/containers?topic=…") or a pattern ("(w)w?(?!1)") in a technical answer.
 _OTHER_QUESTION_MARKS = re.escape("".join(sorted(QUESTION_MARKS - {"?"})))
-_SENTENCE_END = re.compile(
-    "(?<=[" + _OTHER_QUESTION_MARKS + r"])\s*|(?<=\?)(?![\w=&%/#+.(-])\s*|(?<=[.!…。！])\s+"
-)
+_SENTENCE_END = re.compile("(?<=[" + _OTHER_QUESTION_MARKS + r"])\s*|(?<=\?)(?![\w=&%/#+.(-])\s*|(?<=[.!…。！])\s+")
 
 
 # The words of replies that only agree or decline, English and French ("Yes please", "Sure, go ahead",
