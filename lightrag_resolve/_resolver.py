@@ -327,7 +327,12 @@ class Resolver:
         return restated(checked, turn, self._read(self.parse_text, reply.text), max_words=self.config.max_query_words)
 
     async def _check(self, turn: Turn, llm: LLMFunc, *, model: str | None) -> tuple[Resolution, str | None]:
-        """The reference check's outcome, with the name the model proposed (``None`` when it proposed none)."""
+        """The reference check's outcome, with the name proposed: the model's, or the window's sole candidate.
+
+        ``None`` when no name was proposed. A window with one candidate asks no
+        model (unless ``check_sole_candidate``): that name is the only one the
+        check could propose, and it meets the same acceptance (``_accepted``).
+        """
         untouched = Resolution(query=turn.query, original_query=turn.query, mode=turn.mode, path="reference")
         names = turn.candidates.names
         if not names:
