@@ -54,6 +54,10 @@ class ResolverConfig:
     call, a follow-up that points back at something the reference check
     could not name (AMBIGUOUS, no candidate, a refused name), and adds the
     restatement to the visitor's words (contract §5.9).
+    ``rewrite_picked_replies`` asks the model to rewrite a ``naive``-mode
+    short reply that answers the assistant's question by picking one of its
+    options ("Horizon", "the second one"); off by default, the option is the
+    reply's meaning and no model call is made (contract §5.1).
     ``check_sole_candidate`` asks the model even when the window names
     exactly one candidate; off by default, a follow-up that points back
     then leads with that name with no model call, the only name the check
@@ -75,6 +79,7 @@ class ResolverConfig:
     resolve_unprompted_replies: bool = False
     check_every_follow_up: bool = False
     check_sole_candidate: bool = False
+    rewrite_picked_replies: bool = False
     timeout: float = 10.0
     reference_llm_func: Callable[..., Awaitable[Any]] | None = None
     reference_model_name: str | None = None
@@ -113,6 +118,7 @@ class ResolverConfig:
             "resolve_unprompted_replies",
             "check_every_follow_up",
             "check_sole_candidate",
+            "rewrite_picked_replies",
             "restate_references",
         ):
             if not isinstance(getattr(self, name), bool):

@@ -297,6 +297,9 @@ class Resolver:
         unprompted = self._unprompted(turn, "text", model)
         if unprompted is not None:
             return unprompted
+        picked = self._picked(turn, model)
+        if picked is not None:
+            return picked
         reply = await self._ask(self.text_prompt, turn, llm, self.config.timeout)
         base = self._short_reply_base(turn, "text", reply, model)
         if reply.text is None:
@@ -308,6 +311,23 @@ class Resolver:
         if meaning is None:
             refused = enforce_text_query(rewrite, company_name=turn.company_name, max_words=self.config.max_query_words)
             return replace(base, fallback_reason=refused.fallback_reason or "unparsable")
+        return replace(base, query=append_context(append_meaning(turn.query, meaning), base.context))
+
+    def _picked(self, turn: Turn, model: str | None) -> Resolution | None:
+        """A ``naive``-mode answer that picks one option of the assistant's question, resolved with no model call.
+
+        "Horizon" after "Which plan is your company on: Essentiel, Croissance
+        or Horizon?" means Horizon; with the question carried (contract §5.6)
+        that is the whole resolution (contract §5.1). ``None`` when the reply
+        answers no question or picks nothing, when ``rewrite_picked_replies``
+        is on, or when the option is no usable search text.
+        """
+        if turn.picked is None or not turn.follows_question or self.config.rewrite_picked_replies:
+            return None
+        meaning = resolved_meaning(turn, turn.picked, max_words=self.config.max_query_words)
+        if meaning is None:
+            return None
+        base = self._short_reply_base(turn, "text", ModelReply(text=None, failure=None, elapsed_ms=0.0), model)
         return replace(base, query=append_context(append_meaning(turn.query, meaning), base.context))
 
     async def check_reference(self, turn: Turn, llm: LLMFunc, *, model: str | None = None) -> Resolution:

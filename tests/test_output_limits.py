@@ -19,6 +19,10 @@ HISTORY = (
 )
 
 
+REWRITE_PICKS = ResolverConfig(rewrite_picked_replies=True)
+""""Santé" picks an option of the question: the model is asked to rewrite it all the same (contract §5.1)."""
+
+
 def _turn(query: str, mode: str = "mix") -> Turn:
     return Turn(query=query, history=HISTORY, mode=mode, company_name="Helix")
 
@@ -50,7 +54,7 @@ def test_a_json_keyword_call_gets_its_budget_and_no_stop():
 
 def test_a_one_line_text_call_stops_at_the_line_end():
     llm = _marked_llm(text="offre Santé Helix")
-    resolution = asyncio.run(Resolver().resolve(_turn("Santé", mode="naive"), llm=llm))
+    resolution = asyncio.run(Resolver(REWRITE_PICKS).resolve(_turn("Santé", mode="naive"), llm=llm))
     assert llm.calls[0].kwargs == {"max_tokens": 32, "stop": ["\n"]}
     assert resolution.fallback_reason is None
 
@@ -67,7 +71,7 @@ def test_the_reference_check_stops_at_the_line_end_only_without_a_schema():
 
 def test_an_unmarked_function_gets_no_bounds():
     llm = ScriptedLLM(replies={"text": "offre Santé Helix"})
-    asyncio.run(Resolver().resolve(_turn("Santé", mode="naive"), llm=llm))
+    asyncio.run(Resolver(REWRITE_PICKS).resolve(_turn("Santé", mode="naive"), llm=llm))
     assert llm.calls[0].kwargs == {}
 
 

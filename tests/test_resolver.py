@@ -94,6 +94,28 @@ def test_a_picked_option_leads_and_the_other_options_go():
     assert "(The reply picks: Pulse POS)" in llm.calls[0].prompt
 
 
+def test_a_naive_reply_that_picks_an_option_of_the_question_needs_no_model():
+    asked = (
+        Message(role="user", content="How much is the Pulse POS training?"),
+        Message(role="assistant", content="It depends on the plan. Which plan: Essentiel, Croissance or Horizon? I can then say."),
+    )
+    for reply, option in (("Horizon", "Horizon"), ("Yes, the second one", "Croissance")):
+        llm = ScriptedLLM(replies={"text": "NONE"})
+        resolution = run(Resolver().resolve(turn(reply, "naive", asked, context_words=40), llm=llm))
+        assert llm.calls == [] and resolution.fallback_reason is None and resolution.raw_output is None
+        assert resolution.query.startswith(f"{reply} — {option} Helix — " if reply != option else f"{option} Helix — ")
+        assert "Essentiel" not in resolution.query and resolution.context is not None
+    # With the switch on, or for a reply that answers no question, the model is asked as before.
+    llm = ScriptedLLM(replies={"text": "Horizon plan training price"})
+    config = ResolverConfig(company_name="Helix", rewrite_picked_replies=True)
+    rewritten = run(Resolver(config).resolve(turn("Horizon", "naive", asked), llm=llm))
+    assert llm.roles() == ["text"] and "Horizon plan training price" in rewritten.query
+    told = (Message(role="assistant", content="We sell Pulse POS and Orbit CRM."),)
+    llm = ScriptedLLM(replies={"text": "Pulse POS loyalty terminal"})
+    unasked = run(Resolver(ResolverConfig(resolve_unprompted_replies=True)).resolve(turn("Pulse POS", "naive", told), llm=llm))
+    assert llm.roles() == ["text"] and unasked.fallback_reason is None
+
+
 def test_a_backend_that_decodes_under_a_schema_gets_the_schema():
     llm = ScriptedLLM(replies={"keywords": keyword_json(["Offre Santé"], ["santé"], query="offre Santé")})
     llm.supports_json_schema = True  # type: ignore[attr-defined]
@@ -110,7 +132,8 @@ def test_a_backend_that_decodes_under_a_schema_gets_the_schema():
 
 def test_text_resolution_enforces_company_and_cap():
     llm = ScriptedLLM(replies={"text": "offre santé pour cliniques et hôpitaux en France métropolitaine"})
-    resolution = run(Resolver(ResolverConfig(company_name="Helix")).resolve(turn("Santé", mode="naive"), llm=llm))
+    config = ResolverConfig(company_name="Helix", rewrite_picked_replies=True)  # "Santé" picks an option
+    resolution = run(Resolver(config).resolve(turn("Santé", mode="naive"), llm=llm))
     assert resolution.query == "offre santé pour cliniques et hôpitaux en Helix"
     assert resolution.original_query == "Santé" and contains_phrase(resolution.query, "Santé")
     assert resolution.path == "text" and resolution.changed and resolution.ll_keywords == ()

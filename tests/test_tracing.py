@@ -333,7 +333,9 @@ async def test_no_conversation_or_model_text_on_spans_without_capture(traced, mo
 
 @pytest.mark.parametrize(("path", "mode", "query", "reply"), CONTENT_CASES)
 async def test_content_goes_on_spans_with_capture(traced, path, mode, query, reply):
-    resolution = await resolve(traced, query, ScriptedLLM(replies={path: reply}), mode=mode, capture_content=True)
+    # "Santé" picks an option of the question; the text path asks the model all the same, so it has output.
+    llm = ScriptedLLM(replies={path: reply})
+    resolution = await resolve(traced, query, llm, mode=mode, capture_content=True, rewrite_picked_replies=True)
     child_attrs = attrs(traced.one(f"lightrag_resolve.{path}"))
     assert child_attrs["lightrag_resolve.query"] == query
     assert child_attrs["lightrag_resolve.model_output"] == reply

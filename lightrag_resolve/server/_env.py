@@ -36,6 +36,8 @@ variable                                   meaning (default)
                                            name (``true``)
 ``RESOLVER_CHECK_SOLE_CANDIDATE``          check a follow-up whose window names one
                                            candidate too (``false``)
+``RESOLVER_REWRITE_PICKED_REPLIES``        rewrite a naive-mode reply that picks an
+                                           option of the question too (``false``)
 =========================================  ==========================================
 """
 
@@ -68,6 +70,7 @@ _SWITCHES = {
     "RESOLVER_CHECK_EVERY_FOLLOW_UP": "check_every_follow_up",
     "RESOLVER_RESTATE_REFERENCES": "restate_references",
     "RESOLVER_CHECK_SOLE_CANDIDATE": "check_sole_candidate",
+    "RESOLVER_REWRITE_PICKED_REPLIES": "rewrite_picked_replies",
 }
 _ENDPOINTS = ("RESOLVER_LLM", "RESOLVER_REFERENCE_LLM")
 _ENDPOINT_PARTS = ("BASE_URL", "MODEL", "API_KEY")

@@ -69,11 +69,14 @@ def test_a_turn_from_a_file_prints_its_resolution(tmp_path, capsys, fake_llm):
 
 
 def test_a_turn_from_stdin(monkeypatch, capsys, fake_llm):
-    monkeypatch.setattr(sys, "stdin", io.StringIO(json.dumps({"query": "Santé", "history": HISTORY, "mode": "naive"})))
+    # "Les cliniques" picks no option, so the text resolver asks the model.
+    turn = {"query": "Les cliniques", "history": HISTORY, "mode": "naive"}
+    monkeypatch.setattr(sys, "stdin", io.StringIO(json.dumps(turn)))
     monkeypatch.setenv("OPENAI_MODEL", "from-env")
     assert main(["resolve", "-", "--llm-base-url", "http://127.0.0.1:1/v1"]) == 0
     result = json.loads(capsys.readouterr().out)
-    assert result["path"] == "text" and result["query"] == f"offre Santé — {HISTORY[0]['content']} {HISTORY[-1]['content']}"
+    context = f"{HISTORY[0]['content']} {HISTORY[-1]['content']}"
+    assert result["path"] == "text" and result["query"] == f"Les cliniques — offre Santé — {context}"
     assert fake_llm.built == [{"model": "from-env", "base_url": "http://127.0.0.1:1/v1"}]
 
 

@@ -69,8 +69,10 @@ async def test_short_timeouts_measure_timeouts_and_generous_ones_resolution(
 ) -> None:
     slow = scripted_llm()
     slow.delays = {"text": 0.3, "reference": 0.3}
+    # "B1" picks an option of the question; the model is asked to rewrite it all the same, to be timed.
     tight = await _run(tiny_dataset, tmp_path / "tight", {**models, "llm": slow}, workspace, runs=1,
-                       arms=("raw", "resolve"), resolver=ResolverConfig(timeout=0.05, reference_timeout=0.05))
+                       arms=("raw", "resolve"),
+                       resolver=ResolverConfig(timeout=0.05, reference_timeout=0.05, rewrite_picked_replies=True))
     records = _by_key(tight)
     # Timed out, the resolver falls back to "B1" with the question it answers (contract §5.6): no model
     # meaning, yet searchable, where "B1" alone is refused by LightRAG as too short.
@@ -81,7 +83,8 @@ async def test_short_timeouts_measure_timeouts_and_generous_ones_resolution(
     assert records[("ref-pulse", "resolve", 0)].decision_correct is False
 
     roomy = await _run(tiny_dataset, tmp_path / "roomy", {**models, "llm": slow}, f"{workspace}_2", runs=1,
-                       arms=("raw", "resolve"), resolver=ResolverConfig(timeout=5, reference_timeout=5))
+                       arms=("raw", "resolve"),
+                       resolver=ResolverConfig(timeout=5, reference_timeout=5, rewrite_picked_replies=True))
     records = _by_key(roomy)
     assert records[("short-b1", "resolve", 0)].resolution["query"] == f"German course level B1 — {B1_CONTEXT}"
     assert records[("short-b1", "resolve", 0)].hit is True
@@ -94,7 +97,8 @@ async def test_the_template_keeps_each_items_company(tmp_path: Path, models: dic
     b1 = next(item for item in ITEMS if item["id"] == "short-b1")
     folder = write_dataset(tmp_path / "companies", items=[{**b1, "id": "acme", "company_name": "Acme"}, b1])
     outcome = await _run(folder, tmp_path / "out", models, workspace, runs=1, arms=("resolve",),
-                         resolver=ResolverConfig(timeout=60, reference_timeout=60, company_name="Helix"))
+                         resolver=ResolverConfig(timeout=60, reference_timeout=60, company_name="Helix",
+                                                 rewrite_picked_replies=True))
     queries = {r.item: r.resolution["query"] for r in outcome.records if r.arm == "resolve"}
     assert queries == {"acme": f"German course level B1 Acme — {B1_CONTEXT}",
                        "short-b1": f"German course level B1 Helix — {B1_CONTEXT}"}

@@ -40,7 +40,8 @@ async def test_every_arm_runs_paired_and_the_report_is_written(
     assert raw_b1.error and "TooShort" in raw_b1.error and raw_b1.hit is False
     assert resolved_b1.hit and resolved_b1.error is None
     assert resolved_b1.resolution["path"] == "text"
-    assert resolved_b1.resolution["query"] == f"German course level B1 — {B1_CONTEXT}"
+    # "B1" picks an option of the question: the option is its meaning, with no model call (contract §5.1).
+    assert resolved_b1.resolution["query"] == f"B1 — {B1_CONTEXT}" and resolved_b1.llm_calls == 0
 
     # The text arms searched with their own text, resolver off.
     assert records[("ref-pulse", "anythingllm", 0)].text == "Retailers running Pulse POS loyalty terminal"
@@ -119,7 +120,8 @@ async def test_each_company_gets_its_resolver_over_the_same_knowledge(
     folder = write_dataset(tmp_path / "companies", items=items)
     outcome = await _run(folder, tmp_path / "out", models, workspace, runs=1, arms=("raw", "resolve"))
     queries = {r.item: r.resolution["query"] for r in outcome.records if r.arm == "resolve"}
-    assert queries == {"helix": f"German course level B1 Helix — {B1_CONTEXT}",
-                       "acme": f"German course level B1 Acme — {B1_CONTEXT}",
-                       "short-b1": f"German course level B1 — {B1_CONTEXT}"}
+    # Each item's own company joins the picked option (contract §5.1).
+    assert queries == {"helix": f"B1 Helix — {B1_CONTEXT}",
+                       "acme": f"B1 Acme — {B1_CONTEXT}",
+                       "short-b1": f"B1 — {B1_CONTEXT}"}
     assert all(r.hit for r in outcome.records if r.arm == "resolve")

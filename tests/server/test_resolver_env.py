@@ -41,6 +41,7 @@ def test_every_knob_is_read():
             "RESOLVER_CHECK_EVERY_FOLLOW_UP": "1",
             "RESOLVER_RESTATE_REFERENCES": "no",
             "RESOLVER_CHECK_SOLE_CANDIDATE": "true",
+            "RESOLVER_REWRITE_PICKED_REPLIES": "on",
         }
     )
     assert config == ResolverConfig(
@@ -60,6 +61,7 @@ def test_every_knob_is_read():
         check_every_follow_up=True,
         restate_references=False,
         check_sole_candidate=True,
+        rewrite_picked_replies=True,
     )
 
 
@@ -130,6 +132,7 @@ def test_the_documented_variables_are_exactly_the_ones_read():
         "RESOLVER_CHECK_EVERY_FOLLOW_UP",
         "RESOLVER_RESTATE_REFERENCES",
         "RESOLVER_CHECK_SOLE_CANDIDATE",
+        "RESOLVER_REWRITE_PICKED_REPLIES",
         "RESOLVER_TIMEOUT",
         "RESOLVER_REFERENCE_TIMEOUT",
         "RESOLVER_HISTORY_MESSAGES",
