@@ -286,7 +286,7 @@ class Resolver:
         meaning = resolved_meaning(turn, answer.query_raw, ll_keywords, max_words=config.max_query_words) or ""
         return replace(
             base,
-            query=append_context(append_meaning(turn.query, meaning), base.context),
+            query=_short_reply_text(base, meaning),
             ll_keywords=ll_keywords,
             hl_keywords=outcome.hl_keywords,
             dropped_keywords=grounded.dropped,
@@ -311,7 +311,7 @@ class Resolver:
         if meaning is None:
             refused = enforce_text_query(rewrite, company_name=turn.company_name, max_words=self.config.max_query_words)
             return replace(base, fallback_reason=refused.fallback_reason or "unparsable")
-        return replace(base, query=append_context(append_meaning(turn.query, meaning), base.context))
+        return replace(base, query=_short_reply_text(base, meaning))
 
     def _picked(self, turn: Turn, model: str | None) -> Resolution | None:
         """A ``naive``-mode answer that picks one option of the assistant's question, resolved with no model call.
@@ -328,7 +328,7 @@ class Resolver:
         if meaning is None:
             return None
         base = self._short_reply_base(turn, "text", ModelReply(text=None, failure=None, elapsed_ms=0.0), model)
-        return replace(base, query=append_context(append_meaning(turn.query, meaning), base.context))
+        return replace(base, query=_short_reply_text(base, meaning))
 
     async def check_reference(self, turn: Turn, llm: LLMFunc, *, model: str | None = None) -> Resolution:
         """Longer follow-up: lead the message with one name the conversation established, or keep it.
@@ -396,6 +396,11 @@ class Resolver:
             )
         query = name_with_message(turn.query, outcome.name)
         return replace(base, query=query, decision="resolve", entity=outcome.name)
+
+
+def _short_reply_text(base: Resolution, meaning: str) -> str:
+    """A resolved short reply's retrieval text: "<reply> — <meaning> — <context>" (contract §5.1, §5.6)."""
+    return append_context(append_meaning(base.original_query, meaning), base.context)
 
 
 def _decide(override: Callable[[Any], Any], subject: Any, *, on_error: bool, then: str) -> bool:
