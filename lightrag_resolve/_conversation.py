@@ -64,6 +64,12 @@ class Turn:
     context_words: int = 40
     known_names: tuple[str, ...] = ()
     """Names the instance's knowledge graph knows that occur in the window (see ``_candidates``)."""
+    graph_lookup_failed: bool = False
+    """The graph lookup of the window's names failed or ran past its bound, so ``known_names`` may lack some.
+
+    The candidates are then incomplete: a window that seems to hold one
+    candidate may hold more, and the reference check asks the model (§5.3).
+    """
 
     @classmethod
     def from_history(

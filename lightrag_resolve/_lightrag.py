@@ -154,7 +154,8 @@ class ResolvingLightRAG(LightRAG):  # type: ignore[misc]  # LightRAG ships no ty
         """The turn with the window's names that this instance's graph knows (contract §5.4).
 
         One batch lookup of the window's n-grams: its cost follows the window,
-        not the graph. A graph that fails or is slow adds no names.
+        not the graph. A graph that fails or is slow adds no names, and the
+        turn says so (``graph_lookup_failed``): its candidates may be incomplete.
         """
         spans = name_ngrams(turn.message_texts)
         graph = getattr(self, "chunk_entity_relation_graph", None)
@@ -164,7 +165,7 @@ class ResolvingLightRAG(LightRAG):  # type: ignore[misc]  # LightRAG ships no ty
             found = await asyncio.wait_for(graph.has_nodes_batch(spans), self.query_resolver.config.graph_lookup_timeout)
         except Exception:  # the graph's failure costs the candidates, never the query
             logger.debug("graph lookup of candidate names failed", exc_info=True)
-            return turn
+            return replace(turn, graph_lookup_failed=True)
         return replace(turn, known_names=tuple(span for span in spans if span in found))
 
     async def _run_resolver(self, turn: Turn, path: str) -> Resolution:

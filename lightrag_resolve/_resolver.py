@@ -352,13 +352,15 @@ class Resolver:
         ``None`` when no name was proposed. A window with one candidate asks no
         model (unless ``check_sole_candidate``): that name is the only one the
         check could propose, and it meets the same acceptance (``_accepted``).
+        A window whose graph lookup failed may hold names the code did not see,
+        so its one candidate is checked like any other.
         """
         untouched = Resolution(query=turn.query, original_query=turn.query, mode=turn.mode, path="reference")
         names = turn.candidates.names
         if not names:
             # Nothing named that the message could point at: no model call is spent.
             return replace(untouched, fallback_reason="no_candidates", decision="ambiguous", model=model), None
-        if len(names) == 1 and not self.config.check_sole_candidate:
+        if len(names) == 1 and not (self.config.check_sole_candidate or turn.graph_lookup_failed):
             # One name in the window: it is the only name the check could propose (contract §5.3).
             return self._accepted(turn, replace(untouched, model=model, candidates=names), names[0]), names[0]
         fmt = response_format(llm, reference_schema(turn), wanted=self.config.structured_output, json_fallback=False)

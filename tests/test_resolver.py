@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 
 import pytest
 from hypothesis import example, given
@@ -221,6 +222,11 @@ def test_a_window_that_names_one_candidate_is_resolved_to_it_without_a_call():
     config = ResolverConfig(company_name="Helix", check_sole_candidate=True)
     checked = run(Resolver(config).resolve(turn(ask, history=history), llm=llm))
     assert checked.fallback_reason == "keep" and llm.roles() == ["reference"]
+    # A window whose graph lookup failed may hold names the code did not see: its one candidate is checked.
+    llm = ScriptedLLM(replies={"reference": "AMBIGUOUS"})
+    unlooked = replace(turn(ask, history=history), graph_lookup_failed=True)
+    doubted = run(Resolver(ResolverConfig(company_name="Helix")).resolve(unlooked, llm=llm))
+    assert doubted.decision == "ambiguous" and llm.roles()[0] == "reference"
 
 
 def test_a_window_that_names_nothing_spends_no_reference_call():

@@ -19,6 +19,8 @@ variable                                   meaning (default)
                                            (none: the resolver's LLM)
 ``RESOLVER_TIMEOUT``                       seconds per resolver call (``10``)
 ``RESOLVER_REFERENCE_TIMEOUT``             seconds for the reference check (``2``)
+``RESOLVER_GRAPH_LOOKUP_TIMEOUT``          seconds for the graph lookup of the
+                                           window's names (``1``)
 ``RESOLVER_HISTORY_MESSAGES``              earlier messages read per turn (``2``)
 ``RESOLVER_HISTORY_MESSAGE_WORDS``         words kept per earlier message (``150``)
 ``RESOLVER_MAX_RESOLVE_WORDS``             the gate: longest short reply (``4``)
@@ -61,7 +63,11 @@ _COUNTS = {
     "RESOLVER_MAX_HL_KEYWORDS": "max_hl_keywords",
     "RESOLVER_MAX_NAME_WORDS": "max_name_words",
 }
-_SECONDS = {"RESOLVER_TIMEOUT": "timeout", "RESOLVER_REFERENCE_TIMEOUT": "reference_timeout"}
+_SECONDS = {
+    "RESOLVER_TIMEOUT": "timeout",
+    "RESOLVER_REFERENCE_TIMEOUT": "reference_timeout",
+    "RESOLVER_GRAPH_LOOKUP_TIMEOUT": "graph_lookup_timeout",
+}
 _SWITCHES = {
     "RESOLVER_ENABLED": "enabled",
     "RESOLVER_CAPTURE_CONTENT": "capture_content",
