@@ -62,6 +62,10 @@ class ResolverConfig:
     exactly one candidate; off by default, a follow-up that points back
     then leads with that name with no model call, the only name the check
     could propose (contract §5.3).
+    ``rewrite_accepted_offers`` asks the model to resolve a short reply that
+    only accepts what the assistant offered ("Yes please" to "Shall I tell
+    you which clinics use Pivotane?"); off by default, the offer is the
+    reply's meaning and no model call is made (contract §5.6).
     """
 
     enabled: bool = True
@@ -80,6 +84,7 @@ class ResolverConfig:
     check_every_follow_up: bool = False
     check_sole_candidate: bool = False
     rewrite_picked_replies: bool = False
+    rewrite_accepted_offers: bool = False
     timeout: float = 10.0
     reference_llm_func: Callable[..., Awaitable[Any]] | None = None
     reference_model_name: str | None = None
@@ -119,6 +124,7 @@ class ResolverConfig:
             "check_every_follow_up",
             "check_sole_candidate",
             "rewrite_picked_replies",
+            "rewrite_accepted_offers",
             "restate_references",
         ):
             if not isinstance(getattr(self, name), bool):

@@ -16,6 +16,12 @@ The visitor's own message before that question leads the context: the
 assistant's question qualifies what the visitor asked ("How much is the
 Pivotane Bootcamp?" → "… Which plan is your company on?" → "Horizon"), and
 the last words of a long answer often no longer name it.
+
+A reply that only accepts an offer ("Yes please", "Oui, volontiers") takes
+up what the assistant offered, not what the visitor asked before: "Oui" to
+"Souhaitez-vous savoir quelles enseignes utilisent déjà Kadoro ?" asks which
+retailers use Kadoro. Its context is that offer, the visitor's message after
+it. A yes to a question that asks for a fact is not one.
 """
 
 from __future__ import annotations
@@ -25,7 +31,16 @@ from collections.abc import Sequence
 
 from ._text import QUESTION_MARKS, clean_single_line, is_question, visible, word_form
 
-__all__ = ["MAX_CONTEXT_CHARS", "asked_before", "follows_question", "invites_reply", "is_assent", "reply_context"]
+__all__ = [
+    "MAX_CONTEXT_CHARS",
+    "accepted_offer",
+    "asked_before",
+    "follows_question",
+    "invites_reply",
+    "is_acceptance",
+    "is_assent",
+    "reply_context",
+]
 
 MAX_CONTEXT_CHARS = 400
 """Characters of carried context at most, whatever the word count (a text without spaces has one word)."""
@@ -46,12 +61,25 @@ _ASSENT_WORDS = frozenset(
     "oui ouais si d'accord volontiers bien sûr non merci parfait allez-y vas-y avec plaisir pourquoi pas "
     "certainement tout à fait s'il vous plaît plait svp stp entendu".split()
 )
+# Assent words that decline ("No thanks", "Not sure", "Non merci"), and those that only thank: neither
+# accepts an offer. "Why not" and "pourquoi pas" accept.
+_DECLINING_WORDS = frozenset("no nope nah not non pas".split())
+_THANKING_WORDS = frozenset("thanks thank you merci".split())
+_ACCEPTING_NEGATIONS = re.compile(r"\b(?:why not|pourquoi pas)\b")
 # An offer or a request in the assistant's last sentence invites a reply without a question mark.
 _INVITATION = re.compile(
     r"\b(?:let me know|tell me|feel free|if you(?:'d)? (?:like|want|wish)|i can (?!not\b|'t\b)|i could|"
     r"i'd be happy|i would be happy|just say|please (?:choose|pick|select|confirm|specify)|"
     r"dites-moi|indiquez|précisez|je peux|je pourrais|je vous propose|si vous (?:le )?(?:souhaitez|voulez)|"
     r"n'hésitez pas|faites-moi savoir|choisissez)"
+)
+# A question that offers something ("Shall I tell you…?", "Souhaitez-vous savoir…?"): a yes to it asks for
+# what it offers. A yes to any other question ("Vous ne créez pas encore vos devis ?" → "Si") states a fact.
+_OFFERING = re.compile(
+    r"\b(?:would you like|would you want|do you want|do you wish|want me to|would it help|shall i|should i|"
+    r"can i|could i|may i|shall we|can we|could we|(?:are|would) you (?:be )?interested|how about|"
+    r"voulez-vous|veux-tu|souhaitez-vous|souhaites-tu|désirez-vous|aimeriez-vous|voudriez-vous|puis-je|"
+    r"dois-je|je peux|je pourrais|vous intéresse|ça vous dit|est-ce que je)"
 )
 _SENTENCE_WORD = re.compile(r"[^\W\d_]+(?:['-][^\W\d_]+)*")
 
@@ -60,6 +88,47 @@ def is_assent(reply: str) -> bool:
     """Whether ``reply`` only agrees or declines ("Yes please", "Oui, volontiers", "No thanks")."""
     words = _SENTENCE_WORD.findall(word_form(visible(reply)))
     return bool(words) and all(word in _ASSENT_WORDS for word in words)
+
+
+def is_acceptance(reply: str) -> bool:
+    """Whether ``reply`` only agrees ("Yes please", "Sure, go ahead", "Oui, volontiers"): an assent that
+    declines nothing and does more than thank ("No thanks" and "Merci" accept nothing)."""
+    if not is_assent(reply):
+        return False
+    form = word_form(visible(reply))
+    words = _SENTENCE_WORD.findall(_ACCEPTING_NEGATIONS.sub(" ", form))
+    if any(word in _DECLINING_WORDS for word in words):
+        return False
+    return _ACCEPTING_NEGATIONS.search(form) is not None or any(word not in _THANKING_WORDS for word in words)
+
+
+def _offer(tail: str) -> str | None:
+    """What an assistant message's end offers: its last question when that offers something, else its last
+    sentence when that offers or requests; ``None`` when the message asks for a fact or offers nothing."""
+    sentences = [sentence.strip() for sentence in _SENTENCE_END.split(tail.strip()) if sentence.strip()]
+    questions = [sentence for sentence in sentences if is_question(sentence)]
+    if questions:
+        return questions[-1] if _OFFERING.search(word_form(questions[-1])) else None
+    if sentences and _INVITATION.search(word_form(sentences[-1])):
+        return sentences[-1]
+    return None
+
+
+def accepted_offer(history: Sequence[tuple[str, str]], reply: str) -> str | None:
+    """The assistant's offer that ``reply`` accepts ("Shall I tell you which clinics use Pivotane?"), or ``None``.
+
+    ``reply`` must only accept (``is_acceptance``) and the window must end
+    with an assistant message that offers something: its last question when
+    that offers ("Would you like…?", "Shall I…?", "Souhaitez-vous…?"), else
+    its last sentence when that offers or requests ("I can send you the
+    guide."). A yes to a question that asks for a fact ("Are you on the
+    Croissance plan?", "Vous ne créez pas encore vos devis ?" → "Si") states
+    that fact; it accepts no offer.
+    """
+    if not is_acceptance(reply):
+        return None
+    tail = _asked(history, reply)
+    return _offer(tail) if tail is not None else None
 
 
 def invites_reply(text: str) -> bool:
@@ -114,19 +183,24 @@ def reply_context(history: Sequence[tuple[str, str]], *, max_words: int, reply: 
     it and the reply answers it (``_asked``). The context is its last
     ``max_words`` words (``max_words`` of 0 turns this off), led by the last
     ``max_words`` words of the visitor's message just before it when the
-    window holds one (``asked_before``). Only the end of a huge message is
-    read, and each part has at most ``MAX_CONTEXT_CHARS`` characters.
+    window holds one (``asked_before``). A reply that accepts an offer
+    (``accepted_offer``) has that offer first instead, then the visitor's
+    message. Only the end of a huge message is read, and each part has at
+    most ``MAX_CONTEXT_CHARS`` characters.
     """
     if max_words < 1:
         return None
     tail = _asked(history, reply)
     if tail is None:
         return None
-    answered = _tail(tail, max_words)
+    offer = accepted_offer(history, reply)
+    answered = _tail(offer if offer is not None else tail, max_words)
     if not answered:
         return None
     before = asked_before(history)
     lead = _tail(before[-_READ_CHARS:], max_words) if before else ""
+    if offer is not None:
+        return f"{answered} {lead}" if lead else answered
     return f"{lead} {answered}" if lead else answered
 
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from ._candidates import Candidates, collect_candidates, picked_option
 from ._config import ResolverConfig
-from ._context import follows_question, reply_context
+from ._context import accepted_offer, follows_question, reply_context
 from ._text import MAX_PROMPT_PART_CHARS, prompt_part
 
 __all__ = ["Message", "Turn", "recent_messages"]
@@ -138,6 +138,11 @@ class Turn:
         """Whether this message answers the window's last message: the assistant asked, offered or requested
         something there, or the message only agrees or declines (contract §5.6)."""
         return follows_question([(message.role, message.content) for message in self.history], self.query)
+
+    @cached_property
+    def accepted_offer(self) -> str | None:
+        """The assistant's offer this message only accepts ("Yes please" to "Shall I…?"), if it accepts one."""
+        return accepted_offer([(message.role, message.content) for message in self.history], self.query)
 
     @cached_property
     def reply_context(self) -> str | None:

@@ -263,6 +263,9 @@ class Resolver:
         unprompted = self._unprompted(turn, "keywords", model)
         if unprompted is not None:
             return unprompted
+        accepted = self._accepted_offer(turn, "keywords", model)
+        if accepted is not None:
+            return accepted
         config = self.config
         schema = keyword_schema(max_ll=config.max_ll_keywords, max_hl=config.max_hl_keywords)
         fmt = response_format(llm, schema, wanted=config.structured_output, json_fallback=True)
@@ -297,6 +300,9 @@ class Resolver:
         unprompted = self._unprompted(turn, "text", model)
         if unprompted is not None:
             return unprompted
+        accepted = self._accepted_offer(turn, "text", model)
+        if accepted is not None:
+            return accepted
         picked = self._picked(turn, model)
         if picked is not None:
             return picked
@@ -312,6 +318,21 @@ class Resolver:
             refused = enforce_text_query(rewrite, company_name=turn.company_name, max_words=self.config.max_query_words)
             return replace(base, fallback_reason=refused.fallback_reason or "unparsable")
         return replace(base, query=_short_reply_text(base, meaning))
+
+    def _accepted_offer(self, turn: Turn, path: Path, model: str | None) -> Resolution | None:
+        """A reply that only accepts the assistant's offer, resolved to that offer with no model call.
+
+        "Yes please" to "Shall I tell you which clinics plan their shifts with
+        Pivotane?" asks which clinics do: the offer, carried as the reply's
+        context (contract §5.6), is its whole meaning. In graph modes no
+        keywords are set, so LightRAG extracts its own from that text.
+        ``None`` when the reply accepts no offer or ``rewrite_accepted_offers``
+        is on.
+        """
+        if turn.accepted_offer is None or self.config.rewrite_accepted_offers:
+            return None
+        base = self._short_reply_base(turn, path, ModelReply(text=None, failure=None, elapsed_ms=0.0), model)
+        return base if base.context is not None else None
 
     def _picked(self, turn: Turn, model: str | None) -> Resolution | None:
         """A ``naive``-mode answer that picks one option of the assistant's question, resolved with no model call.

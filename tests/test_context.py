@@ -10,7 +10,15 @@ from hypothesis import strategies as st
 from fakes import ScriptedLLM, keyword_json
 from lightrag_resolve import Message, Resolver, ResolverConfig, Turn
 from lightrag_resolve._candidates import Candidates
-from lightrag_resolve._context import MAX_CONTEXT_CHARS, asks_something, invites_reply, is_assent, reply_context
+from lightrag_resolve._context import (
+    MAX_CONTEXT_CHARS,
+    accepted_offer,
+    asks_something,
+    invites_reply,
+    is_acceptance,
+    is_assent,
+    reply_context,
+)
 from lightrag_resolve._grounding import without_other_options
 
 QUESTION = "We run Kadoro for shops and Pivotane for clinics. Which one should I describe?"
@@ -134,9 +142,9 @@ def test_a_declined_or_failed_reply_still_carries_the_question():
     for reply in ("NONE", RuntimeError("down"), "The visitor means something"):
         llm = ScriptedLLM(replies={"keywords": reply, "text": reply})
         for mode in ("naive", "mix"):
-            resolution = asyncio.run(Resolver().resolve(_turn("Yes please", QUESTION, mode), llm=llm))
+            resolution = asyncio.run(Resolver().resolve(_turn("Maybe", QUESTION, mode), llm=llm))
             assert resolution.fallback_reason is not None and resolution.ll_keywords == ()
-            assert resolution.query == f"Yes please — What do you sell? {QUESTION}" and resolution.changed
+            assert resolution.query == f"Maybe — What do you sell? {QUESTION}" and resolution.changed
 
 
 def test_a_picked_option_carries_the_question_without_the_others():
@@ -159,3 +167,95 @@ def test_no_question_no_context_and_the_config_can_switch_it_off():
     )
     resolution = asyncio.run(Resolver().resolve(off, llm=llm))
     assert resolution.query == "Yes please" and resolution.context is None and not resolution.changed
+
+
+OFFER = "Pivotane lets staff swap shifts from their phones. Shall I tell you which clinics already use Pivotane?"
+
+
+def test_a_reply_that_only_agrees_accepts_and_one_that_declines_or_thanks_does_not():
+    for reply in (
+        "Yes",
+        "Yes please",
+        "OK",
+        "Sure, go ahead",
+        "Why not",
+        "Oui, volontiers",
+        "D'accord, allez-y",
+        "Pourquoi pas",
+        "s'il vous plaît",
+        "Yes, thank you",
+    ):
+        assert is_acceptance(reply), reply
+    for reply in ("No thanks", "Non merci", "Not sure", "Nope", "Thanks", "Merci", "Yes, B1", "Kadoro", "", "..."):
+        assert not is_acceptance(reply), reply
+
+
+_AGREEING = ["yes", "please", "sure", "ok", "oui", "volontiers", "d'accord", "go", "ahead", "thanks", "merci"]
+
+
+@given(
+    st.lists(st.sampled_from(_AGREEING), min_size=1, max_size=4),
+    st.sampled_from(["no", "non", "nope", "not"]),
+    st.integers(min_value=0, max_value=4),
+    st.sampled_from([" ", ", ", "! "]),
+)
+def test_a_declining_word_anywhere_stops_an_acceptance(words, declining, at, separator):
+    agreeing = separator.join(words)
+    assert is_acceptance(agreeing) is any(word not in {"thanks", "merci"} for word in words)
+    with_decline = separator.join([*words[:at], declining, *words[at:]])
+    assert is_assent(with_decline) and not is_acceptance(with_decline)
+
+
+def test_the_offer_accepted_is_the_last_question_else_an_offering_last_sentence():
+    history = [("user", "Can staff swap shifts?"), ("assistant", OFFER)]
+    assert accepted_offer(history, "Yes please") == "Shall I tell you which clinics already use Pivotane?"
+    courtesy = [("assistant", "Would you like the guide? It takes two minutes to read.")]
+    assert accepted_offer(courtesy, "OK") == "Would you like the guide?"
+    offered = [("assistant", "Kadoro runs offline. I can send you the installation guide.")]
+    assert accepted_offer(offered, "Oui") == "I can send you the installation guide."
+    # A yes to a question that asks for a fact states it ("Si": yes, I do); it accepts no offer.
+    factual = [
+        ("user", "Comment faire signer mes devis ?"),
+        ("assistant", "Vous ne créez pas vos devis dans Cerclia ?"),
+    ]
+    assert (
+        accepted_offer(factual, "Si") is None and accepted_offer([("assistant", "Are you on Horizon?")], "Yes") is None
+    )
+    assert reply_context(factual, max_words=40, reply="Si") == (
+        "Comment faire signer mes devis ? Vous ne créez pas vos devis dans Cerclia ?"
+    )
+    # A statement offers nothing; a decline, a pick or an answer accepts nothing; the visitor spoke last.
+    assert accepted_offer([("assistant", "Kadoro is our loyalty terminal.")], "OK") is None
+    for reply in ("No thanks", "The second one", "Santé"):
+        assert accepted_offer(history, reply) is None, reply
+    assert accepted_offer([*history, ("user", "Hm.")], "Yes") is None
+
+
+def test_an_acceptance_carries_the_offer_first_then_the_visitors_message():
+    history = [("user", "Can staff swap shifts?"), ("assistant", OFFER)]
+    assert reply_context(history, max_words=40, reply="Yes please") == (
+        "Shall I tell you which clinics already use Pivotane? Can staff swap shifts?"
+    )
+    assert reply_context(history[1:], max_words=40, reply="Yes please") == (
+        "Shall I tell you which clinics already use Pivotane?"
+    )
+    # Any other reply to the same message keeps the visitor's message first and the message's last words.
+    assert reply_context(history, max_words=40, reply="Maybe") == f"Can staff swap shifts? {OFFER}"
+
+
+def test_an_accepted_offer_is_the_meaning_with_no_model_call_in_every_mode():
+    for mode, path in (("naive", "text"), ("mix", "keywords"), ("local", "keywords")):
+        llm = ScriptedLLM(replies={"text": "Pivotane shift swaps", "keywords": keyword_json(["Pivotane"], ["shifts"])})
+        resolution = asyncio.run(Resolver().resolve(_turn("Yes please", OFFER, mode), llm=llm))
+        assert llm.calls == [] and resolution.path == path and resolution.fallback_reason is None
+        assert resolution.query == (
+            "Yes please — Shall I tell you which clinics already use Pivotane? What do you sell?"
+        )
+        # No keywords: in graph modes LightRAG extracts its own from that text (both lists or neither).
+        assert resolution.ll_keywords == () and resolution.hl_keywords == () and resolution.changed
+    # With the switch on the model resolves the reply, with the same context after its meaning.
+    llm = ScriptedLLM(replies={"text": "Pivotane clinics"})
+    config = ResolverConfig(company_name="Helix", rewrite_accepted_offers=True)
+    asked = asyncio.run(Resolver(config).resolve(_turn("Yes please", OFFER), llm=llm))
+    assert llm.roles() == ["text"] and asked.query.startswith("Yes please — Pivotane clinics")
+    assert asked.context == "Shall I tell you which clinics already use Pivotane? What do you sell?"

@@ -15,11 +15,11 @@ from lightrag_resolve import ResolvingLightRAG, ResolverConfig
 from lightrag_resolve._context import is_assent
 
 GRAPH_MODES = ["local", "global", "hybrid", "mix"]
-OFFER = [
+ASKED = [
     {"role": "user", "content": "Vous avez quelque chose pour les commerçants ?"},
-    {"role": "assistant", "content": "Oui. Souhaitez-vous découvrir Pulse POS, notre terminal de fidélité ?"},
+    {"role": "assistant", "content": "Oui. Vous cherchez un terminal de fidélité comme Pulse POS ?"},
 ]
-OFFER_CONTEXT = f"{OFFER[0]['content']} {OFFER[-1]['content']}"
+ASKED_CONTEXT = f"{ASKED[0]['content']} {ASKED[-1]['content']}"
 """What "Oui" carries (contract §5.6): the visitor's question, then the assistant's."""
 RESOLVED_KEYWORDS = keyword_json(["Pulse POS"], ["Pulse POS retail"])
 RAW_KEYWORDS = keyword_json(["Oui"], ["Oui"])  # what a keyword extractor makes of "Oui" alone
@@ -43,7 +43,7 @@ STATEMENT = [
 """A window that asks nothing: only an assent to it carries it as context (contract §5.6)."""
 
 
-def param(mode: str, history=OFFER, **fields) -> QueryParam:
+def param(mode: str, history=ASKED, **fields) -> QueryParam:
     return QueryParam(mode=mode, conversation_history=list(history), enable_rerank=False, **fields)
 
 
@@ -61,6 +61,27 @@ async def test_short_reply_gets_keywords_and_lightrag_extracts_none(make_rag, mo
     raw = await rag.aquery_data("Oui", param(mode), resolve=False)
     assert llm.roles() == ["lightrag_keywords"]
     assert not ({"doc-retail.txt", "Pulse POS"} & names(raw))
+
+
+OFFERED = [ASKED[0], {"role": "assistant", "content": "Oui. Souhaitez-vous découvrir Pulse POS, notre terminal de fidélité ?"}]
+"""A window that ends with an offer: "Oui" accepts it (contract §5.6)."""
+
+
+@pytest.mark.parametrize("mode", [*GRAPH_MODES, "naive"])
+async def test_an_accepted_offer_is_searched_as_the_offer_with_lightrags_own_extraction(make_rag, mode):
+    llm = scripted(lightrag_keywords=RESOLVED_KEYWORDS)  # what an extractor makes of the offer
+    rag = await make_rag(llm)
+    result = await rag.aquery_data("Oui", param(mode, OFFERED))
+    offer = "Oui — Souhaitez-vous découvrir Pulse POS, notre terminal de fidélité ? Vous avez quelque chose pour les commerçants ?"
+    resolution = result["metadata"]["resolution"]
+    assert resolution["query"] == offer and resolution["ll_keywords"] == [] and resolution["fallback_reason"] is None
+    if mode == "naive":
+        assert llm.roles() == []  # no model call at all
+    else:
+        # No resolver call: LightRAG extracts its own keywords, from the offer rather than from "Oui".
+        assert llm.roles() == ["lightrag_keywords"] and "Souhaitez-vous découvrir Pulse POS" in llm.calls[0].prompt
+        assert result["metadata"]["keywords"]["low_level"] == ["Pulse POS"]
+    assert "doc-retail.txt" in names(result) or "Pulse POS" in names(result)
 
 
 @pytest.mark.parametrize("mode", GRAPH_MODES)
@@ -89,7 +110,7 @@ async def test_naive_mode_rewrites_the_text_and_never_sets_keywords(make_rag):
     finally:
         LightRAG.aquery_data = original
     # The visitor's words, their meaning, then the question they answer (contract §5.6).
-    assert seen[0][0] == f"Oui — terminal de fidélité Pulse POS Helix — {OFFER_CONTEXT}"
+    assert seen[0][0] == f"Oui — terminal de fidélité Pulse POS Helix — {ASKED_CONTEXT}"
     assert seen[0][1].ll_keywords == [] and seen[0][1].hl_keywords == []
     assert llm.roles() == ["text"]
     assert "doc-retail.txt" in names(result)
@@ -99,9 +120,9 @@ async def test_naive_mode_rewrites_the_text_and_never_sets_keywords(make_rag):
     ("label", "history", "mode", "kwargs"),
     [
         ("first turn", [], "mix", {}),
-        ("bypass", OFFER, "bypass", {}),
-        ("disabled by call", OFFER, "mix", {"resolve": False}),
-        ("naive question", OFFER, "naive", {}),
+        ("bypass", ASKED, "bypass", {}),
+        ("disabled by call", ASKED, "mix", {"resolve": False}),
+        ("naive question", ASKED, "naive", {}),
     ],
 )
 async def test_untouched_turns_reach_lightrag_as_given(make_rag, label, history, mode, kwargs):
@@ -162,7 +183,7 @@ async def test_a_failed_reply_to_a_question_is_searched_with_the_question(make_r
     result = await rag.aquery_data("Oui", param("mix"))
     resolution = result["metadata"]["resolution"]
     assert resolution["fallback_reason"] in {"llm_error", "unparsable", "empty"}
-    context = OFFER_CONTEXT
+    context = ASKED_CONTEXT
     assert resolution["context"] == context and resolution["ll_keywords"] == []
     assert resolution["query"] == f"Oui — {context}" and resolution["changed"] is True
     # No keywords of ours: LightRAG extracts its own, from the text that holds the question.
@@ -222,7 +243,7 @@ async def test_every_async_entry_point_resolves(make_rag):
         await call("Oui", param("mix"))
         assert llm.roles()[0] == "keywords" and "lightrag_keywords" not in llm.roles()
     resolution = await rag.aresolve("Oui", param("mix"))
-    assert resolution.ll_keywords == ("Pulse POS",) and resolution.query == f"Oui — Pulse POS — {OFFER_CONTEXT}"
+    assert resolution.ll_keywords == ("Pulse POS",) and resolution.query == f"Oui — Pulse POS — {ASKED_CONTEXT}"
 
 
 def test_every_sync_entry_point_resolves(tmp_path):

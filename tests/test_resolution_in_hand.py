@@ -12,9 +12,9 @@ from lightrag.query_validation import RAGQueryTooShortError
 from fakes import ScriptedLLM, keyword_json
 from lightrag_resolve import Resolution, Resolved, ResolverConfig
 
-OFFER = [
+ASKED = [
     {"role": "user", "content": "Vous avez quelque chose pour les commerçants ?"},
-    {"role": "assistant", "content": "Oui. Souhaitez-vous découvrir Pulse POS, notre terminal de fidélité ?"},
+    {"role": "assistant", "content": "Oui. Vous cherchez un terminal de fidélité comme Pulse POS ?"},
 ]
 
 
@@ -22,11 +22,11 @@ def scripted(**replies) -> ScriptedLLM:
     return ScriptedLLM(replies={"keywords": keyword_json(["Pulse POS"], ["Pulse POS retail"]), **replies})
 
 
-STATEMENT = [OFFER[0], {"role": "assistant", "content": "Oui : Pulse POS, notre terminal de fidélité."}]
+STATEMENT = [ASKED[0], {"role": "assistant", "content": "Oui : Pulse POS, notre terminal de fidélité."}]
 """A window that asks nothing: a short reply to it carries no question (contract §5.6)."""
 
 
-def param(mode: str = "mix", history: list[dict[str, str]] = OFFER) -> QueryParam:
+def param(mode: str = "mix", history: list[dict[str, str]] = ASKED) -> QueryParam:
     return QueryParam(mode=mode, conversation_history=list(history), enable_rerank=False)
 
 

@@ -76,8 +76,10 @@ def test_an_unprompted_reply_costs_no_model_call_in_either_path():
 
 
 def test_prompted_replies_are_resolved_as_before():
-    asked, llm = resolve(turn("Yes please", ASKED, mode="naive"))
+    asked, llm = resolve(turn("Alerts by e-mail", ASKED, mode="naive"))
     assert llm.roles() == ["text"] and asked.changed and asked.context is not None
+    accepted, llm = resolve(turn("Yes please", ASKED, mode="naive"))  # an accepted offer needs no call (§5.6)
+    assert llm.roles() == [] and accepted.changed and accepted.context is not None
     picked, llm = resolve(turn("B1", OPTIONS), keywords=keyword_json(["B1", "German"], ["German course"]))
     assert llm.roles() == ["keywords"] and picked.fallback_reason is None and picked.has_keywords
 

@@ -40,6 +40,8 @@ variable                                   meaning (default)
                                            candidate too (``false``)
 ``RESOLVER_REWRITE_PICKED_REPLIES``        rewrite a naive-mode reply that picks an
                                            option of the question too (``false``)
+``RESOLVER_REWRITE_ACCEPTED_OFFERS``       ask the model about a reply that only
+                                           accepts an offer too (``false``)
 =========================================  ==========================================
 """
 
@@ -77,6 +79,7 @@ _SWITCHES = {
     "RESOLVER_RESTATE_REFERENCES": "restate_references",
     "RESOLVER_CHECK_SOLE_CANDIDATE": "check_sole_candidate",
     "RESOLVER_REWRITE_PICKED_REPLIES": "rewrite_picked_replies",
+    "RESOLVER_REWRITE_ACCEPTED_OFFERS": "rewrite_accepted_offers",
 }
 _ENDPOINTS = ("RESOLVER_LLM", "RESOLVER_REFERENCE_LLM")
 _ENDPOINT_PARTS = ("BASE_URL", "MODEL", "API_KEY")

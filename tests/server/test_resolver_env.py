@@ -43,6 +43,7 @@ def test_every_knob_is_read():
             "RESOLVER_RESTATE_REFERENCES": "no",
             "RESOLVER_CHECK_SOLE_CANDIDATE": "true",
             "RESOLVER_REWRITE_PICKED_REPLIES": "on",
+            "RESOLVER_REWRITE_ACCEPTED_OFFERS": "yes",
         }
     )
     assert config == ResolverConfig(
@@ -64,6 +65,7 @@ def test_every_knob_is_read():
         restate_references=False,
         check_sole_candidate=True,
         rewrite_picked_replies=True,
+        rewrite_accepted_offers=True,
     )
 
 
@@ -136,6 +138,7 @@ def test_the_documented_variables_are_exactly_the_ones_read():
         "RESOLVER_RESTATE_REFERENCES",
         "RESOLVER_CHECK_SOLE_CANDIDATE",
         "RESOLVER_REWRITE_PICKED_REPLIES",
+        "RESOLVER_REWRITE_ACCEPTED_OFFERS",
         "RESOLVER_TIMEOUT",
         "RESOLVER_REFERENCE_TIMEOUT",
         "RESOLVER_GRAPH_LOOKUP_TIMEOUT",
