@@ -21,7 +21,7 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 from ._enforce import contains_phrase
-from ._text import is_question, without_possessive
+from ._text import answered_sentence, without_possessive
 
 __all__ = [
     "MAX_CANDIDATES",
@@ -264,25 +264,11 @@ def collect_candidates(
     options: tuple[str, ...] = ()
     for role, text in reversed(messages):
         if role == "assistant":
-            # Ordinals count in the question the reply answers (``_answered_sentence``).
-            lists = option_lists(_answered_sentence(text))
+            # Ordinals count in the question the reply answers (``answered_sentence``).
+            lists = option_lists(answered_sentence(text))
             options = lists[-1] if lists else ()
             break
     return Candidates(names=tuple(names[:limit]), options=options)
-
-
-def _answered_sentence(text: str) -> str:
-    """The sentence of an assistant message that a reply answers: its last question, else its last sentence.
-
-    An assistant often closes a question with a courtesy line ("Which plan is
-    your company on: Essentiel, Croissance or Horizon? I can then tell you
-    what applies to you."); the options are those of the question, not of
-    the line after it. A message without a question ("Dites-moi votre
-    secteur : Santé, BTP ou Commerce.") offers them in its last sentence.
-    """
-    sentences = [part for part in re.split(r"(?<=[.!?])\s+", text.strip()) if part.strip()]
-    questions = [sentence for sentence in sentences if is_question(sentence)]
-    return questions[-1] if questions else (sentences[-1] if sentences else "")
 
 
 def picked_option(reply: str, candidates: Candidates) -> str | None:

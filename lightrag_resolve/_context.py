@@ -29,7 +29,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from ._text import QUESTION_MARKS, clean_single_line, is_question, visible, word_form
+from ._text import answered_sentence, clean_single_line, is_question, split_sentences, visible, word_form
 
 __all__ = [
     "MAX_CONTEXT_CHARS",
@@ -46,11 +46,6 @@ MAX_CONTEXT_CHARS = 400
 """Characters of carried context at most, whatever the word count (a text without spaces has one word)."""
 
 _READ_CHARS = MAX_CONTEXT_CHARS * 8
-# A question mark ends a sentence even without a space after it (Chinese, Japanese); other marks need one.
-# An ASCII "?" with a word, a URL's punctuation or an opening bracket right after it is no sentence end: a
-# query string ("docs/containers?topic=…") or a pattern ("(w)w?(?!1)") in a technical answer.
-_OTHER_QUESTION_MARKS = re.escape("".join(sorted(QUESTION_MARKS - {"?"})))
-_SENTENCE_END = re.compile("(?<=[" + _OTHER_QUESTION_MARKS + r"])\s*|(?<=\?)(?![\w=&%/#+.(-])\s*|(?<=[.!…。！])\s+")
 
 
 # The words of replies that only agree or decline, English and French ("Yes please", "Sure, go ahead",
@@ -105,13 +100,9 @@ def is_acceptance(reply: str) -> bool:
 def _offer(tail: str) -> str | None:
     """What an assistant message's end offers: its last question when that offers something, else its last
     sentence when that offers or requests; ``None`` when the message asks for a fact or offers nothing."""
-    sentences = [sentence.strip() for sentence in _SENTENCE_END.split(tail.strip()) if sentence.strip()]
-    questions = [sentence for sentence in sentences if is_question(sentence)]
-    if questions:
-        return questions[-1] if _OFFERING.search(word_form(questions[-1])) else None
-    if sentences and _INVITATION.search(word_form(sentences[-1])):
-        return sentences[-1]
-    return None
+    answered = answered_sentence(tail)
+    offering = _OFFERING if is_question(answered) else _INVITATION
+    return answered if answered and offering.search(word_form(answered)) else None
 
 
 def accepted_offer(history: Sequence[tuple[str, str]], reply: str) -> str | None:
@@ -135,14 +126,14 @@ def invites_reply(text: str) -> bool:
     """Whether ``text`` asks something (``asks_something``) or its last sentence offers or requests."""
     if asks_something(text):
         return True
-    sentences = [s for s in _SENTENCE_END.split(text.strip()) if s.strip()]
+    sentences = split_sentences(text)
     last = word_form(sentences[-1]) if sentences else ""
     return _INVITATION.search(last) is not None
 
 
 def asks_something(text: str) -> bool:
     """Whether one of the sentences of ``text`` is a question, in any script (``is_question``)."""
-    return any(is_question(sentence) for sentence in _SENTENCE_END.split(text))
+    return any(is_question(sentence) for sentence in split_sentences(text))
 
 
 def _tail(text: str, max_words: int) -> str:

@@ -32,6 +32,7 @@ __all__ = [
     "MAX_QUERY_CHARS",
     "MAX_RAW_OUTPUT_CHARS",
     "QUESTION_MARKS",
+    "answered_sentence",
     "clean_single_line",
     "clip_chars",
     "encodable",
@@ -39,6 +40,7 @@ __all__ = [
     "normalize_for_compare",
     "prompt_part",
     "recorded_output",
+    "split_sentences",
     "visible",
     "without_possessive",
     "word_form",
@@ -208,6 +210,32 @@ def is_question(text: str) -> bool:
     if last in QUESTION_MARKS or "\u055e" in tail:
         return True
     return last == ";" and _GREEK.search(tail) is not None
+
+
+# A question mark ends a sentence even without a space after it (Chinese, Japanese); other marks need one.
+# An ASCII "?" with a word, a URL's punctuation or an opening bracket right after it is no sentence end: a
+# query string ("docs/containers?topic=…") or a pattern ("(w)w?(?!1)") in a technical answer.
+_OTHER_QUESTION_MARKS = re.escape("".join(sorted(QUESTION_MARKS - {"?"})))
+_SENTENCE_END = re.compile("(?<=[" + _OTHER_QUESTION_MARKS + r"])\s*|(?<=\?)(?![\w=&%/#+.(-])\s*|(?<=[.!…。！])\s+")
+
+
+def split_sentences(text: str) -> list[str]:
+    """The sentences of ``text``, stripped, without empty ones (see ``_SENTENCE_END`` for where one ends)."""
+    return [sentence.strip() for sentence in _SENTENCE_END.split(text.strip()) if sentence.strip()]
+
+
+def answered_sentence(text: str) -> str:
+    """The sentence of an assistant message that a reply answers: its last question, else its last sentence.
+
+    An assistant often closes a question with a courtesy line ("Which plan is
+    your company on: Essentiel, Croissance or Horizon? I can then tell you
+    what applies to you."); a reply answers the question, not the line after
+    it. A message without a question ("Dites-moi votre secteur : Santé, BTP
+    ou Commerce.") is answered in its last sentence. ``""`` for an empty text.
+    """
+    sentences = split_sentences(text)
+    questions = [sentence for sentence in sentences if is_question(sentence)]
+    return questions[-1] if questions else (sentences[-1] if sentences else "")
 
 
 def recorded_output(text: str | None) -> str | None:

@@ -259,3 +259,16 @@ def test_an_accepted_offer_is_the_meaning_with_no_model_call_in_every_mode():
     asked = asyncio.run(Resolver(config).resolve(_turn("Yes please", OFFER), llm=llm))
     assert llm.roles() == ["text"] and asked.query.startswith("Yes please — Pivotane clinics")
     assert asked.context == "Shall I tell you which clinics already use Pivotane? What do you sell?"
+
+
+def test_one_sentence_splitter_finds_the_sentence_a_reply_answers():
+    from lightrag_resolve._text import answered_sentence, split_sentences
+
+    courtesy = "Which plan are you on: Essentiel or Horizon? I can then tell you what applies."
+    assert answered_sentence(courtesy) == "Which plan are you on: Essentiel or Horizon?"
+    assert answered_sentence("Dites-moi votre secteur : Santé ou BTP. Merci.") == "Merci."
+    # A link's query string asks nothing; a full-width question mark ends a sentence without a space.
+    linked = "See docs/containers?topic=update for the steps. Anything else?"
+    assert split_sentences(linked) == ["See docs/containers?topic=update for the steps.", "Anything else?"]
+    assert split_sentences("どれですか？Aです。") == ["どれですか？", "Aです。"]
+    assert answered_sentence("") == "" and split_sentences("  ") == []
