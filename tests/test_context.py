@@ -20,6 +20,7 @@ from lightrag_resolve._context import (
     reply_context,
 )
 from lightrag_resolve._grounding import without_other_options
+from lightrag_resolve._text import answered_sentence, clean_single_line, split_sentences
 
 QUESTION = "We run Kadoro for shops and Pivotane for clinics. Which one should I describe?"
 
@@ -117,6 +118,24 @@ def test_with_the_visitors_message_each_part_stays_bounded(asked, text, words):
     assert (context is None) == (alone is None)  # the visitor's message never makes a context on its own
     assert context is None or (context.endswith(alone or "") and "\n" not in context)
     assert context is None or (len(context) <= 2 * MAX_CONTEXT_CHARS + 1 and len(context.split()) <= 2 * words)
+
+
+@given(
+    st.text(max_size=3000),
+    st.text(max_size=3000),
+    st.sampled_from(["Would you like ", "Souhaitez-vous ", "I can send you "]),
+    st.integers(min_value=1, max_value=80),
+)
+def test_an_accepted_offer_stays_bounded_and_leads_its_context(asked, offer, phrase, words):
+    message = f"{phrase}{offer}?" if phrase != "I can send you " else f"{phrase}{offer}."
+    history = [("user", asked), ("assistant", message)]
+    accepted = accepted_offer(history, "Yes please")
+    context = reply_context(history, max_words=words, reply="Yes please")
+    assert context is None or ("\n" not in context and len(context.split()) <= 2 * words)
+    assert context is None or len(context) <= 2 * MAX_CONTEXT_CHARS + 1
+    offered = " ".join(clean_single_line(accepted or "").split()[-words:])
+    if context is not None and 0 < len(offered) <= MAX_CONTEXT_CHARS:
+        assert context.startswith(offered)  # the offer's last words lead; the visitor's message follows
 
 
 def test_a_pick_drops_the_other_options_from_the_context():
@@ -262,8 +281,6 @@ def test_an_accepted_offer_is_the_meaning_with_no_model_call_in_every_mode():
 
 
 def test_one_sentence_splitter_finds_the_sentence_a_reply_answers():
-    from lightrag_resolve._text import answered_sentence, split_sentences
-
     courtesy = "Which plan are you on: Essentiel or Horizon? I can then tell you what applies."
     assert answered_sentence(courtesy) == "Which plan are you on: Essentiel or Horizon?"
     assert answered_sentence("Dites-moi votre secteur : Santé ou BTP. Merci.") == "Merci."
