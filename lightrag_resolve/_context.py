@@ -184,7 +184,7 @@ def reply_context(history: Sequence[tuple[str, str]], *, max_words: int, reply: 
     tail = _asked(history, reply)
     if tail is None:
         return None
-    offer = accepted_offer(history, reply)
+    offer = _offer(tail) if is_acceptance(reply) else None  # ``accepted_offer``, on the tail already read
     answered = _tail(offer if offer is not None else tail, max_words)
     if not answered:
         return None

@@ -72,9 +72,7 @@ class Turn:
     """
 
     @classmethod
-    def from_history(
-        cls, query: str, history: Any, *, mode: str, config: ResolverConfig | None = None
-    ) -> Turn:
+    def from_history(cls, query: str, history: Any, *, mode: str, config: ResolverConfig | None = None) -> Turn:
         """A turn from LightRAG's ``conversation_history``, windowed and clipped as ``config`` says.
 
         Unusable entries are skipped (see ``recent_messages``); the company
@@ -110,9 +108,7 @@ class Turn:
     @property
     def history_text(self) -> str:
         """The history exactly as the model sees it, one ``Speaker: text`` line each (``message_texts``)."""
-        return "\n".join(
-            f"{message.speaker}: {text}" for message, text in zip(self.history, self.message_texts)
-        )
+        return "\n".join(f"{message.speaker}: {text}" for message, text in zip(self.history, self.message_texts))
 
     @property
     def prompt_query(self) -> str:
@@ -134,21 +130,22 @@ class Turn:
         return picked_option(self.query, self.candidates)
 
     @cached_property
+    def _window(self) -> tuple[tuple[str, str], ...]:
+        """The history as ``(role, content)`` pairs, oldest first: what ``_context`` reads."""
+        return tuple((message.role, message.content) for message in self.history)
+
+    @cached_property
     def follows_question(self) -> bool:
         """Whether this message answers the window's last message: the assistant asked, offered or requested
         something there, or the message only agrees or declines (contract §5.6)."""
-        return follows_question([(message.role, message.content) for message in self.history], self.query)
+        return follows_question(self._window, self.query)
 
     @cached_property
     def accepted_offer(self) -> str | None:
         """The assistant's offer this message only accepts ("Yes please" to "Shall I…?"), if it accepts one."""
-        return accepted_offer([(message.role, message.content) for message in self.history], self.query)
+        return accepted_offer(self._window, self.query)
 
     @cached_property
     def reply_context(self) -> str | None:
         """The end of the assistant's message this message answers, when it answers one (contract §5.6)."""
-        return reply_context(
-            [(message.role, message.content) for message in self.history],
-            max_words=self.context_words,
-            reply=self.query,
-        )
+        return reply_context(self._window, max_words=self.context_words, reply=self.query)

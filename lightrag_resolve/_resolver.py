@@ -58,7 +58,6 @@ logger = logging.getLogger("lightrag_resolve")
 GRAPH_MODES = frozenset({"local", "global", "hybrid", "mix"})
 
 
-
 class Resolver:
     """Decides, for one turn, what LightRAG retrieves with.
 
@@ -204,7 +203,9 @@ class Resolver:
 
     # ---- the three resolvers ----------------------------------------------
 
-    async def _ask(self, build: Callable[[Turn], Prompt], turn: Turn, llm: LLMFunc, timeout: float, **kwargs: Any) -> ModelReply:
+    async def _ask(
+        self, build: Callable[[Turn], Prompt], turn: Turn, llm: LLMFunc, timeout: float, **kwargs: Any
+    ) -> ModelReply:
         try:
             prompt = build(turn)
         except Exception:
@@ -276,7 +277,9 @@ class Resolver:
         answer = self._read(self.parse_keywords, reply.text)
         if not isinstance(answer, KeywordAnswer):
             return replace(base, fallback_reason="unparsable")
-        outcome = enforce_keywords(answer.ll_raw, answer.hl_raw, max_ll=config.max_ll_keywords, max_hl=config.max_hl_keywords)
+        outcome = enforce_keywords(
+            answer.ll_raw, answer.hl_raw, max_ll=config.max_ll_keywords, max_hl=config.max_hl_keywords
+        )
         if outcome.fallback_reason is not None:
             return replace(base, fallback_reason=outcome.fallback_reason)
         grounded = ground_keywords(
@@ -326,8 +329,9 @@ class Resolver:
         Pivotane?" asks which clinics do: the offer, carried as the reply's
         context (contract §5.6), is its whole meaning. In graph modes no
         keywords are set, so LightRAG extracts its own from that text.
-        ``None`` when the reply accepts no offer or ``rewrite_accepted_offers``
-        is on.
+        ``None`` when the reply accepts no offer, when ``rewrite_accepted_offers``
+        is on, or when the context is off (``reply_context_words=0``): the
+        model then resolves the reply as any other.
         """
         if turn.accepted_offer is None or self.config.rewrite_accepted_offers:
             return None
