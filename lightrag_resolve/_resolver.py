@@ -56,6 +56,8 @@ __all__ = ["GRAPH_MODES", "Resolver"]
 logger = logging.getLogger("lightrag_resolve")
 
 GRAPH_MODES = frozenset({"local", "global", "hybrid", "mix"})
+_NO_CALL = ModelReply(text=None, failure=None, elapsed_ms=0.0)
+"""The reply of a turn the code resolves without asking the model (a picked option, an accepted offer)."""
 
 
 class Resolver:
@@ -335,7 +337,7 @@ class Resolver:
         """
         if turn.accepted_offer is None or self.config.rewrite_accepted_offers:
             return None
-        base = self._short_reply_base(turn, path, ModelReply(text=None, failure=None, elapsed_ms=0.0), model)
+        base = self._short_reply_base(turn, path, _NO_CALL, model)
         return base if base.context is not None else None
 
     def _picked(self, turn: Turn, model: str | None) -> Resolution | None:
@@ -352,7 +354,7 @@ class Resolver:
         meaning = resolved_meaning(turn, turn.picked, max_words=self.config.max_query_words)
         if meaning is None:
             return None
-        base = self._short_reply_base(turn, "text", ModelReply(text=None, failure=None, elapsed_ms=0.0), model)
+        base = self._short_reply_base(turn, "text", _NO_CALL, model)
         return replace(base, query=_short_reply_text(base, meaning))
 
     async def check_reference(self, turn: Turn, llm: LLMFunc, *, model: str | None = None) -> Resolution:
