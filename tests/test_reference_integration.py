@@ -337,7 +337,9 @@ async def _settled_tasks_after(coro_factory, ready):
 
 @pytest.mark.parametrize("moment", ["while the check runs", "after the check resolved"])
 async def test_cancelling_the_query_cancels_both_branches_and_the_check(make_rag, monkeypatch, moment):
-    spy = RetrievalSpy(monkeypatch)
+    # The resolved retrieval waits a moment before LightRAG runs it, so that the cancel polled for below
+    # always lands while it runs: on a loaded CPU an unheld query could finish between the poll and the cancel.
+    spy = RetrievalSpy(monkeypatch, hold={ENRICHED: 2.0})
     llm = scripted("RESOLVE: Pulse POS", delays={"reference": 0.2, "lightrag_keywords": 0.4})
     rag = await make_rag(llm)
     await rag.aquery_data("Pulse POS retailers today", param(history=[]))  # start LightRAG's queue workers
