@@ -21,13 +21,13 @@ from dataclasses import replace
 from typing import Any
 
 from ._conversation import Turn
-from ._enforce import append_meaning, enforce_text_query
+from ._enforce import append_meaning, contains_phrase, enforce_text_query, name_with_message
 from ._grounding import unestablished_names
 from ._parse import parse_reference_answer
 from ._pointers import named_before_pointing
 from ._resolution import Resolution
 
-__all__ = ["needs_restatement", "restated"]
+__all__ = ["needs_restatement", "restated", "restated_name"]
 
 logger = logging.getLogger("lightrag_resolve")
 
@@ -53,6 +53,13 @@ def needs_restatement(checked: Resolution, *, proposed: str | None = None) -> bo
 def restated(checked: Resolution, turn: Turn, output: Any, *, max_words: int) -> Resolution:
     """``checked`` retrieving with "<message> — <restatement>", or as it is when the restatement is refused.
 
+    A restatement that names exactly one candidate the message lacks has
+    found what the message points at, as a named check would have, and the
+    turn retrieves as a named check's does: "<name> — <message>"
+    (``restated_name``). The rest of the restatement stays on the record; in
+    the text it would bring the company name the rewrite checks append, which
+    draws the company's own pages.
+
     Refused: anything ``enforce_text_query`` refuses (``NONE``, empty, a
     scaffold), an answer in the check's own format (``KEEP``, ``AMBIGUOUS``,
     ``RESOLVE: …``: the model answered the wrong question), and a
@@ -71,4 +78,23 @@ def restated(checked: Resolution, turn: Turn, output: Any, *, max_words: int) ->
     if unknown:
         logger.debug("restatement refused: %s are not in the conversation", ", ".join(unknown))
         return checked
-    return replace(checked, query=append_meaning(turn.query, query), fallback_reason=None, restatement=query)
+    name = restated_name(query, turn)
+    text = name_with_message(turn.query, name) if name else append_meaning(turn.query, query)
+    return replace(checked, query=text, fallback_reason=None, restatement=query)
+
+
+def restated_name(restatement: str, turn: Turn) -> str | None:
+    """The one candidate name the restatement holds and the message does not, or ``None``.
+
+    Only a single such name leads: a restatement naming two candidates
+    ("Pulse POS or Orbit CRM on weekends") keeps the ambiguity the check saw,
+    and leading with either would pick one for the visitor. A candidate
+    inside a longer one it names ("IBM" in "IBM Cloud") is that same mention.
+    """
+    names = [
+        name
+        for name in turn.candidates.names
+        if contains_phrase(restatement, name) and not contains_phrase(turn.query, name)
+    ]
+    mentions = [name for name in names if not any(other != name and contains_phrase(other, name) for other in names)]
+    return mentions[0] if len(mentions) == 1 else None

@@ -17,7 +17,7 @@ from lightrag_resolve._candidates import collect_candidates
 from lightrag_resolve._grounding import unestablished_names
 from lightrag_resolve._keyword_reuse import LightRAGKeywords, reuse_keywords
 from lightrag_resolve._pointers import named_before_pointing
-from lightrag_resolve._restatement import needs_restatement, restated
+from lightrag_resolve._restatement import needs_restatement, restated, restated_name
 from strategies import model_output
 
 HISTORY = (
@@ -90,6 +90,33 @@ def test_an_accepted_restatement_follows_the_visitors_words():
     assert after.decision == "ambiguous" and after.raw_output == "AMBIGUOUS" and after.candidates == before.candidates
 
 
+def test_a_restatement_naming_one_candidate_leads_with_it():
+    # It found what "it" means, as a named check would have: the name leads, as in §5.3.
+    after = restated(checked("ambiguous"), turn(), "Lyon shops using Orbit CRM", max_words=8)
+    assert after.query == f"Orbit CRM — {ASK}"
+    assert after.restatement == "Lyon shops using Orbit CRM" and after.entity is None
+
+
+def test_a_restatement_naming_both_candidates_leads_with_neither():
+    assert restated_name(RESTATED, turn()) is None
+
+
+def test_a_candidate_inside_a_longer_one_is_the_same_mention():
+    history = (
+        Message(role="user", content="Where do I run virtual servers?"),
+        Message(role="assistant", content="On IBM Cloud: IBM runs VPC in every region."),
+    )
+    asked = turn("And what is the charge for VPC there?", history=history)
+    assert {"IBM Cloud", "IBM"} <= set(asked.candidates.names)
+    assert restated_name("IBM Cloud VPC costs", asked) == "IBM Cloud"
+
+
+def test_a_name_the_message_already_holds_does_not_lead():
+    own = "Which shops in Lyon already use Orbit CRM with it?"
+    assert restated_name("Lyon shops using Orbit CRM", turn(own)) is None
+    assert restated_name("Lyon shops using Pulse POS and Orbit CRM", turn(own)) == "Pulse POS"
+
+
 def test_a_refused_name_keeps_its_reason_on_the_record():
     before = checked("rejected:not_in_history", decision="resolve", rejected_reason="not_in_history")
     after = restated(before, turn(), RESTATED, max_words=8)
@@ -146,10 +173,14 @@ def test_a_text_made_of_the_conversations_words_names_nothing_new(words):
 
 
 @given(model_output)
-def test_any_model_output_keeps_the_visitors_words_in_front(output):
+def test_any_model_output_keeps_the_visitors_words_whole(output):
     after = restated(checked("ambiguous"), turn(), output, max_words=8)
     assert after.original_query == ASK
-    assert after.query == ASK or after.query.startswith(f"{ASK} — ")
+    name = restated_name(after.restatement, turn()) if after.restatement else None
+    if name:
+        assert after.query == f"{name} — {ASK}"
+    else:
+        assert after.query == ASK or after.query.startswith(f"{ASK} — ")
     assert after.changed == (after.restatement is not None)
     assert not after.has_keywords
 
