@@ -21,6 +21,7 @@ Usage::
     python benchmarks/eval_report.py --limit 60      # a seeded 60-item subset of each
     python benchmarks/eval_report.py --datasets mtrag --limit 100 --runs 3
     python benchmarks/eval_report.py --sample-limit 16 --mtrag-limit 30   # a limit per dataset
+    python benchmarks/eval_report.py --datasets mtrag --mtrag-held-out --mtrag-limit 150   # unseen follow-ups
 
 Interrupted runs resume from ``results.json``; ``--fresh`` starts over.
 """
@@ -75,6 +76,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--mtrag-limit", type=int, default=None, help="the MTRAG cut's own --limit")
     parser.add_argument("--mtrag-follow-ups", type=int, default=150, metavar="N",
                         help="MTRAG: every short reply and a seeded N of the longer follow-ups (default: 150; 0: all)")
+    parser.add_argument("--mtrag-held-out", action="store_true",
+                        help="MTRAG: only the longer follow-ups that --mtrag-follow-ups N leaves out, no short replies "
+                             "(a cut that no rule was written from; combine with --mtrag-limit)")
     parser.add_argument("--sample-mode", default=None, help="the sample's retrieval mode (default: its own, mix)")
     parser.add_argument("--runs", type=int, default=2, help="runs per item and arm (default: 2)")
     parser.add_argument("--arms", default=",".join(ARM_NAMES), help="comma-separated arms")
@@ -128,10 +132,17 @@ def _index(outcomes: dict[str, EvalOutcome], out: Path, resolver: ResolverConfig
     return "\n".join(lines) + "\n"
 
 
-def _with_follow_ups(items: Sequence[Item], count: int, seed: int) -> tuple[Item, ...]:
-    """Every item that is not a longer follow-up, and a seeded ``count`` of those that are, in file order."""
+def _with_follow_ups(items: Sequence[Item], count: int, seed: int, *, held_out: bool = False) -> tuple[Item, ...]:
+    """Every item that is not a longer follow-up, and a seeded ``count`` of those that are, in file order.
+
+    ``held_out`` turns the cut around: only the longer follow-ups that the seeded ``count``
+    leaves out. The rules of the reference check were written from reading the misses of
+    the default cut, so these follow-ups are the MTRAG items that no rule has seen.
+    """
     follow_ups = [index for index, item in enumerate(items) if item.turn_class == "follow_up"]
     chosen = set(random.Random(seed).sample(follow_ups, min(count, len(follow_ups))))
+    if held_out:
+        return tuple(items[index] for index in follow_ups if index not in chosen)
     return tuple(item for index, item in enumerate(items) if item.turn_class != "follow_up" or index in chosen)
 
 
@@ -147,8 +158,9 @@ async def run_reports(args: argparse.Namespace, models: Models) -> dict[str, Eva
             print(f"skipping {name}: no dataset at {folder}", file=sys.stderr)
             continue
         dataset = load_dataset(folder, name=name, default_mode=args.sample_mode if name == "sample" else None)
-        if name == "mtrag" and args.mtrag_follow_ups:
-            dataset = replace(dataset, items=_with_follow_ups(dataset.items, args.mtrag_follow_ups, args.seed))
+        if name == "mtrag" and (args.mtrag_follow_ups or args.mtrag_held_out):
+            cut = _with_follow_ups(dataset.items, args.mtrag_follow_ups, args.seed, held_out=args.mtrag_held_out)
+            dataset = replace(dataset, items=cut)
         limit = getattr(args, f"{name}_limit") or args.limit
         print(f"{name}: {len(dataset.items)} items, default mode {dataset.default_mode}"
               + (f", a seeded {limit}-item subset" if limit is not None and limit < len(dataset.items) else ""))

@@ -54,3 +54,19 @@ def test_without_the_local_model_it_says_what_to_install(
     monkeypatch.setitem(sys.modules, "llama_cpp", None)
     assert _load().main(["--out", str(tmp_path / "out")]) == 2
     assert "lightrag-resolve[local]" in capsys.readouterr().err
+
+
+def test_the_held_out_cut_is_the_follow_ups_the_default_cut_leaves_out() -> None:
+    from lightrag_resolve.eval import Item
+
+    items = [Item(id=f"i{n}", query="q", history=(), turn_class="short_reply" if n % 5 == 0 else "follow_up")
+             for n in range(40)]
+    script = _load()
+    chosen = script._with_follow_ups(items, 10, 0)
+    held_out = script._with_follow_ups(items, 10, 0, held_out=True)
+    follow_ups = {item.id for item in items if item.turn_class == "follow_up"}
+    chosen_follow_ups = {item.id for item in chosen if item.turn_class == "follow_up"}
+    assert len(chosen_follow_ups) == 10
+    assert {item.id for item in held_out} == follow_ups - chosen_follow_ups
+    assert all(item.turn_class == "follow_up" for item in held_out)
+    assert [item.id for item in held_out] == sorted((item.id for item in held_out), key=lambda i: int(i[1:]))
