@@ -14,6 +14,7 @@ from lightrag import QueryParam
 from fakes import ScriptedLLM, keyword_json
 from lightrag_resolve import Message, Resolution, Resolver, ResolverConfig, Turn
 from lightrag_resolve._candidates import collect_candidates
+from lightrag_resolve._enforce import contains_phrase
 from lightrag_resolve._grounding import unestablished_names
 from lightrag_resolve._keyword_reuse import LightRAGKeywords, reuse_keywords
 from lightrag_resolve._pointers import named_before_pointing
@@ -26,6 +27,10 @@ HISTORY = (
 )
 ASK = "Which shops in Lyon already use it?"
 RESTATED = "Lyon shops using Pulse POS or Orbit CRM"
+CLOUD_HISTORY = (
+    Message(role="user", content="Where do I run virtual servers?"),
+    Message(role="assistant", content="On IBM Cloud: IBM runs VPC in every region."),
+)
 
 
 def turn(query: str = ASK, *, mode: str = "naive", history=HISTORY, company: str | None = None) -> Turn:
@@ -102,11 +107,7 @@ def test_a_restatement_naming_both_candidates_leads_with_neither():
 
 
 def test_a_candidate_inside_a_longer_one_is_the_same_mention():
-    history = (
-        Message(role="user", content="Where do I run virtual servers?"),
-        Message(role="assistant", content="On IBM Cloud: IBM runs VPC in every region."),
-    )
-    asked = turn("And what is the charge for VPC there?", history=history)
+    asked = turn("And what is the charge for VPC there?", history=CLOUD_HISTORY)
     assert {"IBM Cloud", "IBM"} <= set(asked.candidates.names)
     assert restated_name("IBM Cloud VPC costs", asked) == "IBM Cloud"
 
@@ -115,6 +116,26 @@ def test_a_name_the_message_already_holds_does_not_lead():
     own = "Which shops in Lyon already use Orbit CRM with it?"
     assert restated_name("Lyon shops using Orbit CRM", turn(own)) is None
     assert restated_name("Lyon shops using Pulse POS and Orbit CRM", turn(own)) == "Pulse POS"
+
+
+_RESTATEMENT_WORDS = ["Helix", "Pulse POS", "Orbit CRM", "IBM Cloud", "IBM", "VPC", "shops in Lyon", "weekends", "or"]
+
+
+@given(
+    st.sampled_from([HISTORY, CLOUD_HISTORY]),
+    st.lists(st.sampled_from(_RESTATEMENT_WORDS), min_size=1, max_size=8),
+    st.lists(st.sampled_from(_RESTATEMENT_WORDS), max_size=6),
+)
+def test_the_leading_name_is_the_restatements_only_new_mention(history, restatement_words, message_words):
+    restatement, message = " ".join(restatement_words), " ".join([*message_words, "it?"])
+    asked = turn(message, history=history)
+    name = restated_name(restatement, asked)
+    new = [c for c in asked.candidates.names if contains_phrase(restatement, c) and not contains_phrase(message, c)]
+    if name is None:
+        # Nothing new, or two mentions that are not one inside the other.
+        assert not new or any(not contains_phrase(a, b) and not contains_phrase(b, a) for a in new for b in new)
+    else:
+        assert name in new and all(contains_phrase(name, other) for other in new)
 
 
 def test_a_refused_name_keeps_its_reason_on_the_record():
