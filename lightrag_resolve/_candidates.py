@@ -218,6 +218,15 @@ class Candidates:
         number = int(match.group(1))
         return self.names[number - 1] if 1 <= number <= len(self.names) else None
 
+    def mentioned_in(self, text: str) -> tuple[str, ...]:
+        """The names ``text`` mentions, in their order; a name inside a longer one it mentions counts once.
+
+        "Parcours Cerclia B1" mentions "Parcours Cerclia" and "B1"; "IBM Cloud
+        VPC" mentions "IBM Cloud" and "VPC", not "IBM" as well.
+        """
+        held = [name for name in self.names if contains_phrase(text, name)]
+        return tuple(name for name in held if not any(other != name and contains_phrase(other, name) for other in held))
+
     def matching(self, name: str) -> str | None:
         """The candidate ``name`` is, contains or is contained in, when exactly one fits."""
         exact = [candidate for candidate in self.names if candidate.casefold() == name.casefold()]
@@ -278,9 +287,7 @@ def picked_option(reply: str, candidates: Candidates) -> str | None:
     the options the assistant's last sentence offered. A reply naming several
     candidates, or an ordinal with no such list, picks none.
     """
-    named = [name for name in candidates.names if contains_phrase(reply, name)]
-    # "Parcours Cerclia B1" names both "Parcours Cerclia" and "B1": the longest name that holds the others wins.
-    named = [name for name in named if not any(other != name and contains_phrase(other, name) for other in named)]
+    named = candidates.mentioned_in(reply)
     if len(named) == 1:
         return named[0]
     options = candidates.options

@@ -91,10 +91,5 @@ def restated_name(restatement: str, turn: Turn) -> str | None:
     and leading with either would pick one for the visitor. A candidate
     inside a longer one it names ("IBM" in "IBM Cloud") is that same mention.
     """
-    names = [
-        name
-        for name in turn.candidates.names
-        if contains_phrase(restatement, name) and not contains_phrase(turn.query, name)
-    ]
-    mentions = [name for name in names if not any(other != name and contains_phrase(other, name) for other in names)]
+    mentions = [name for name in turn.candidates.mentioned_in(restatement) if not contains_phrase(turn.query, name)]
     return mentions[0] if len(mentions) == 1 else None

@@ -124,3 +124,11 @@ def test_graph_lookups_are_bounded_by_the_window_not_the_graph(texts, limit):
     spans = name_ngrams(texts, limit=limit)
     assert len(spans) <= limit and len(set(spans)) == len(spans)
     assert all(1 <= len(span.split()) <= 4 for span in spans)
+
+
+def test_a_name_inside_a_longer_mentioned_one_counts_once():
+    candidates = Candidates(names=("Parcours Cerclia", "B1", "IBM Cloud", "IBM", "VPC"))
+    assert candidates.mentioned_in("Parcours Cerclia B1") == ("Parcours Cerclia", "B1")
+    assert candidates.mentioned_in("IBM Cloud VPC costs") == ("IBM Cloud", "VPC")
+    assert candidates.mentioned_in("what IBM sells") == ("IBM",)
+    assert candidates.mentioned_in("nothing named") == ()
