@@ -348,3 +348,20 @@ async def test_a_restated_follow_up_retrieves_once_more_on_a_real_lightrag(make_
         assert resolution["ll_keywords"][:2] == ["Pulse POS", "Orbit CRM"]
     else:
         assert "lightrag_keywords" not in llm.roles()
+
+
+@pytest.mark.parametrize("mode", ["naive", "mix"])
+async def test_a_restatement_that_finds_one_name_retrieves_like_a_named_check_on_a_real_lightrag(make_rag, mode):
+    found = "Lyon shops using Orbit CRM"
+    llm = ScriptedLLM(replies={"reference": "AMBIGUOUS", "restatement": found, "lightrag_keywords": extraction})
+    rag = await make_rag(llm, resolver=ResolverConfig())
+    caller = QueryParam(mode=mode, conversation_history=[m.__dict__ for m in HISTORY], enable_rerank=False)
+    before = copy.deepcopy(caller)
+    result = await rag.aquery_data(ASK, caller)
+    resolution = result["metadata"]["resolution"]
+    assert resolution["query"] == f"Orbit CRM — {ASK}" and resolution["restatement"] == found
+    assert resolution["decision"] == "ambiguous" and resolution["entity"] is None  # the check's own record stays
+    assert caller == before
+    if mode == "mix":
+        assert llm.roles().count("lightrag_keywords") == 1
+        assert resolution["ll_keywords"][0] == "Orbit CRM"
