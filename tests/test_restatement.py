@@ -333,16 +333,21 @@ def extraction(call):
     return keyword_json(["shops", "Lyon"], ["retail adoption"])
 
 
-@pytest.mark.parametrize("mode", ["naive", "mix"])
-async def test_a_restated_follow_up_retrieves_once_more_on_a_real_lightrag(make_rag, mode):
-    llm = ScriptedLLM(replies={"reference": "AMBIGUOUS", "restatement": RESTATED, "lightrag_keywords": extraction})
+async def restated_on_a_real_lightrag(make_rag, mode: str, restatement: str) -> tuple[ScriptedLLM, dict]:
+    """One ambiguous follow-up restated as ``restatement`` on a real LightRAG: the model and the resolution record."""
+    llm = ScriptedLLM(replies={"reference": "AMBIGUOUS", "restatement": restatement, "lightrag_keywords": extraction})
     rag = await make_rag(llm, resolver=ResolverConfig())
     caller = QueryParam(mode=mode, conversation_history=[m.__dict__ for m in HISTORY], enable_rerank=False)
     before = copy.deepcopy(caller)
     result = await rag.aquery_data(ASK, caller)
-    resolution = result["metadata"]["resolution"]
-    assert resolution["query"] == f"{ASK} — {RESTATED}" and resolution["restatement"] == RESTATED
     assert caller == before
+    return llm, result["metadata"]["resolution"]
+
+
+@pytest.mark.parametrize("mode", ["naive", "mix"])
+async def test_a_restated_follow_up_retrieves_once_more_on_a_real_lightrag(make_rag, mode):
+    llm, resolution = await restated_on_a_real_lightrag(make_rag, mode, RESTATED)
+    assert resolution["query"] == f"{ASK} — {RESTATED}" and resolution["restatement"] == RESTATED
     if mode == "mix":  # LightRAG's keywords for the visitor's words are reused: no second extraction
         assert llm.roles().count("lightrag_keywords") == 1
         assert resolution["ll_keywords"][:2] == ["Pulse POS", "Orbit CRM"]
@@ -353,15 +358,9 @@ async def test_a_restated_follow_up_retrieves_once_more_on_a_real_lightrag(make_
 @pytest.mark.parametrize("mode", ["naive", "mix"])
 async def test_a_restatement_that_finds_one_name_retrieves_like_a_named_check_on_a_real_lightrag(make_rag, mode):
     found = "Lyon shops using Orbit CRM"
-    llm = ScriptedLLM(replies={"reference": "AMBIGUOUS", "restatement": found, "lightrag_keywords": extraction})
-    rag = await make_rag(llm, resolver=ResolverConfig())
-    caller = QueryParam(mode=mode, conversation_history=[m.__dict__ for m in HISTORY], enable_rerank=False)
-    before = copy.deepcopy(caller)
-    result = await rag.aquery_data(ASK, caller)
-    resolution = result["metadata"]["resolution"]
+    llm, resolution = await restated_on_a_real_lightrag(make_rag, mode, found)
     assert resolution["query"] == f"Orbit CRM — {ASK}" and resolution["restatement"] == found
     assert resolution["decision"] == "ambiguous" and resolution["entity"] is None  # the check's own record stays
-    assert caller == before
     if mode == "mix":
         assert llm.roles().count("lightrag_keywords") == 1
         assert resolution["ll_keywords"][0] == "Orbit CRM"
