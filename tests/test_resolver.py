@@ -266,6 +266,7 @@ def test_history_window_reads_the_last_messages_only():
 @example(":", "0\x1b", "naive", [{"role": "user", "content": "A"}])  # an escape in the words, cleaned in the text
 @example("NONE", "Oui", "mix", [{"role": "assistant", "content": "Kadoro ou Magazio ?"}])  # the question stays
 @example("RESOLVE:A00000 A0000000000 A000", "\x1b", "local", [{"role": "user", "content": "A00000 A0000000000 A000"}])
+@example(":", "OK", "naive", [{"role": "assistant", "content": ":"}])  # the meaning already holds the question
 def test_any_model_output_gives_a_lawful_resolution(output, query, mode, raw_history):
     config = ResolverConfig(company_name="Helix")
     the_turn = Turn(query=query, history=recent_messages(raw_history, 2), mode=mode, company_name="Helix")
@@ -276,16 +277,17 @@ def test_any_model_output_gives_a_lawful_resolution(output, query, mode, raw_his
     assert resolution.original_query == query
     context = resolution.context
     if context is not None:
-        # Only a short reply to the assistant's question carries it, at the end of its text (contract §5.6).
+        # Only a short reply to the assistant's question carries it, at the end of its text, unless the text
+        # already holds it (contract §5.6, ``append_context``).
         assert resolution.path in {"keywords", "text"} and the_turn.history[-1].role == "assistant"
-        assert resolution.query.endswith(f" — {context}") or resolution.query == context
+        assert resolution.query.endswith(f" — {context}") or contains_phrase(resolution.query, context)
     if resolution.fallback_reason is not None:
         assert resolution.query == append_context(query, context) and not resolution.ll_keywords
     if mode in {"bypass"}:
         assert resolution.query == query
     if resolution.path in {"keywords", "text"} and resolution.changed and resolution.fallback_reason is None:
         # The visitor's words are never lost: in front of the meaning, or inside it.
-        body = resolution.query[: -len(f" — {context}")] if context and resolution.query != context else resolution.query
+        body = resolution.query.removesuffix(f" — {context}") if context else resolution.query
         prefix = f"{clean_single_line(query)} — "
         meaning = body[len(prefix):] if body.startswith(prefix) else body
         assert body.startswith(prefix) or contains_phrase(meaning, query)
