@@ -7,7 +7,9 @@ its own subject ("What does the Horizon plan cost?", "Chantio fonctionne-t-il
 sans réseau ?") or opens a new one ("Do you offer training?"). Asking a model
 about it costs a call where the visitor waits, and a weak model appends a
 name all the same. So the check runs only on messages that hold a pointing
-word (a pronoun, a demonstrative, a possessive, an elliptical "what about").
+word (a pronoun, a demonstrative, a possessive, an elliptical "what about",
+or a word that presupposes a set already named: "other", "else", "both",
+"autres", "lequel", a question opening on "which is").
 
 A message can also point back with a definite article alone: "What are the
 benefits?", "What is the difference with the dialog node?" ask about *the*
@@ -39,7 +41,11 @@ _ENGLISH_POINTERS = frozenset(
 _FRENCH_POINTERS = frozenset(
     "il ils elle elles lui eux leur leurs ce cet cette ces celui celle ceux celles ça cela ceci son sa ses là".split()
 )
-_POINTERS = _ENGLISH_POINTERS | _FRENCH_POINTERS
+# Words that presuppose a set the conversation named: "Are there other river systems?", "What else is
+# included?", "Lequel est le moins cher ?" (contract §5.8, tenth pass).
+_ENGLISH_SET_POINTERS = frozenset("other others another else both either neither".split())
+_FRENCH_SET_POINTERS = frozenset("autre autres lequel laquelle lesquels lesquelles".split())
+_POINTERS = _ENGLISH_POINTERS | _FRENCH_POINTERS | _ENGLISH_SET_POINTERS | _FRENCH_SET_POINTERS
 
 # Words that mark a message as English or French and rarely occur in the neighbouring languages
 # (German, Spanish, Italian, Portuguese): a message with none of them keeps the check.
@@ -88,13 +94,21 @@ _TOKEN = re.compile(r"[^\W_]+(?:['\u2019-][^\W_]+)*")
 _PARTS = re.compile(r"['\u2019-]")
 _QUOTED = re.compile(r"[\"“”«»]|(?:^|\s)'\w")
 _CLAUSE_BREAK = re.compile(r"[,;:.!?¿¡()\[\]«»\"“”]")
-# Phrases that hold a pointing word without pointing: "qu'est-ce que", "ce que", "il y a", "y a-t-il".
+# Phrases that hold a pointing word without pointing: "qu'est-ce que", "ce que", "il y a", "y a-t-il",
+# "in other words", "each other", "d'autre part".
 _NOT_POINTING = re.compile(
-    r"\b(?:est-ce|c'est|ce\s+(?:que|qu'|qui|dont)|il\s+y\s+a|y\s+a-t-il|il\s+faut|faut-il|one\s+of|no\s+one)\b"
+    r"\b(?:est-ce|c'est|ce\s+(?:que|qu'|qui|dont)|il\s+y\s+a|y\s+a-t-il|il\s+faut|faut-il|one\s+of|no\s+one"
+    r"|in\s+other\s+words|on\s+the\s+other\s+hand|each\s+other|one\s+another|d'autre\s+part|les\s+uns\s+les\s+autres)\b"
 )
 # A French object pronoun before its verb: "vous le proposez", "peut-on le louer", "l'ont", "l'acheter".
 _FRENCH_OBJECT = re.compile(r"(?:\b(?:je|tu|on|nous|vous|ne|n')\s*(?:le|la|les)\s)|(?:(?:^|\s)l')")
 _ELLIPSIS = re.compile(r"^\s*(?:and|what\s+about|how\s+about|et|quid\s+de)\b")
+# "Which" as a pronoun opening a question asks to choose among things already named ("Which is more
+# important?", "So which of them…"); "which" before a noun ("Which countries…") names what it asks about.
+_PRONOMINAL_WHICH = re.compile(
+    r"^(?:(?:so|but|then|now|ok|okay|well)\s+)?which\s+"
+    r"(?:is|are|was|were|of|would|should|could|will|can|does|do|did|has|have)\b"
+)
 
 
 def is_function_word(word: str) -> bool:
@@ -212,6 +226,8 @@ def points_back(message: str) -> bool:
                 parts = parts[:1]  # "est-il" after a named subject: the pronoun repeats that subject
             if any(part in _POINTERS for part in parts):
                 return True
+        if _PRONOMINAL_WHICH.match(" ".join(words)):
+            return True
     return False
 
 

@@ -44,6 +44,15 @@ POINTING = [
     "Peut-on le louer ?",
     "Et pour un magasin ?",
     "Quel est son prix ?",
+    # a word that presupposes a set the conversation named
+    "Are there any other important river systems?",
+    "What else is included?",
+    "Is there another way to pay?",
+    "Do both support offline mode?",
+    "Which is more important?",
+    "So which of them is cheaper?",
+    "Y a-t-il d'autres formules ?",
+    "Lequel est le moins cher ?",
 ]
 STANDING_ALONE = [
     "What does the Horizon plan cost per user?",
@@ -58,6 +67,10 @@ STANDING_ALONE = [
     "Combien de bureaux avez-vous ?",
     "Où se trouve votre siège social ?",
     "Is one of your offices in Lyon?",
+    "Which countries have the highest GDP?",  # "which" before a noun names what it asks about
+    "What is the service which is used for backups?",  # a relative "which"
+    "In other words, is privacy protected?",  # an idiom, not a set
+    "D'autre part, la formation est-elle payante ?",
 ]
 UNNAMED_DEFINITE = [
     "What are the benefits?",
@@ -118,9 +131,17 @@ def test_points_back_is_total_on_any_text(message):
     assert isinstance(points_back(message), bool)
 
 
-@given(st.sampled_from(STANDING_ALONE), st.sampled_from(["it", "this one", "cette offre", "leurs magasins"]))
+@given(
+    st.sampled_from(STANDING_ALONE),
+    st.sampled_from(["it", "this one", "cette offre", "leurs magasins", "and the other one", "or else", "d'autres"]),
+)
 def test_adding_a_pointing_word_makes_any_message_point_back(message, pointer):
     assert points_back(f"{message} {pointer}")
+
+
+@given(st.sampled_from(STANDING_ALONE), st.sampled_from(["In other words,", "On the other hand,", "D'autre part,"]))
+def test_an_idiom_with_a_set_word_points_at_nothing(message, idiom):
+    assert not points_back(f"{idiom} {message}")
 
 
 def test_points_back_refuses_a_non_string():
