@@ -104,10 +104,11 @@ _NOT_POINTING = re.compile(
 _FRENCH_OBJECT = re.compile(r"(?:\b(?:je|tu|on|nous|vous|ne|n')\s*(?:le|la|les)\s)|(?:(?:^|\s)l')")
 _ELLIPSIS = re.compile(r"^\s*(?:and|what\s+about|how\s+about|et|quid\s+de)\b")
 # "Which" as a pronoun opening a question asks to choose among things already named ("Which is more
-# important?", "So which of them…"); "which" before a noun ("Which countries…") names what it asks about.
+# important?", "So which of them…"); "which" before a noun ("Which countries…") names what it asks about,
+# and so does "which is the…" ("Which is the largest river in America?" asks for a thing by its description).
 _PRONOMINAL_WHICH = re.compile(
     r"^(?:(?:so|but|then|now|ok|okay|well)\s+)?which\s+"
-    r"(?:is|are|was|were|of|would|should|could|will|can|does|do|did|has|have)\b"
+    r"(?:(?:is|are|was|were)\b(?!\s+(?:the|a|an)\b)|(?:of|would|should|could|will|can|does|do|did|has|have)\b)"
 )
 
 

@@ -68,6 +68,7 @@ STANDING_ALONE = [
     "Où se trouve votre siège social ?",
     "Is one of your offices in Lyon?",
     "Which countries have the highest GDP?",  # "which" before a noun names what it asks about
+    "Which is the largest river in America?",  # "which is the…" asks for a thing by its description
     "What is the service which is used for backups?",  # a relative "which"
     "In other words, is privacy protected?",  # an idiom, not a set
     "D'autre part, la formation est-elle payante ?",
