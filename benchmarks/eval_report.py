@@ -22,6 +22,11 @@ Usage::
     python benchmarks/eval_report.py --datasets mtrag --limit 100 --runs 3
     python benchmarks/eval_report.py --sample-limit 16 --mtrag-limit 30   # a limit per dataset
     python benchmarks/eval_report.py --datasets mtrag --mtrag-held-out --mtrag-limit 150   # unseen follow-ups
+    python benchmarks/eval_report.py --resolver-setting history_messages=4   # measure another ResolverConfig
+
+``--resolver-setting NAME=VALUE`` (repeatable) sets one of ``ResolverConfig``'s
+numeric or yes/no knobs for the ``resolve`` arm; the results header records
+every knob, so a folder run with other settings is not resumed by mistake.
 
 Interrupted runs resume from ``results.json``; ``--fresh`` starts over.
 """
@@ -48,6 +53,7 @@ from lightrag_resolve.eval import (
     Models,
     load_dataset,
     load_local_models,
+    resolver_overrides,
     run_eval,
 )
 
@@ -87,6 +93,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                         help=f"resolver timeout for short replies (default: {LOCAL_TIMEOUT:g}; the library's is 10)")
     parser.add_argument("--reference-timeout", type=float, default=LOCAL_TIMEOUT, metavar="SECONDS",
                         help=f"resolver timeout for the reference check (default: {LOCAL_TIMEOUT:g}; the library's is 2)")
+    parser.add_argument("--resolver-setting", action="append", default=[], metavar="NAME=VALUE",
+                        help="a ResolverConfig knob for the resolve arm, e.g. history_messages=4 (repeatable)")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help=f"output folder (default: {DEFAULT_OUT})")
     parser.add_argument("--fresh", action="store_true", help="ignore earlier results")
     parser.add_argument("--report-only", action="store_true",
@@ -102,6 +110,12 @@ def _folders(args: argparse.Namespace) -> dict[str, Path | None]:
         raise SystemExit(f"unknown dataset(s): {', '.join(sorted(unknown))}")
     known = {"sample": args.sample or _sample_folder(), "mtrag": args.mtrag}
     return {name: known[name] for name in wanted}
+
+
+def resolver_config(args: argparse.Namespace) -> ResolverConfig:
+    """The resolve arm's configuration: the timeouts, then any ``--resolver-setting``."""
+    return ResolverConfig(timeout=args.resolver_timeout, reference_timeout=args.reference_timeout,
+                          **resolver_overrides(args.resolver_setting))
 
 
 def _timeouts(resolver: ResolverConfig) -> str:
@@ -149,10 +163,11 @@ def _with_follow_ups(items: Sequence[Item], count: int, seed: int, *, held_out: 
 async def run_reports(args: argparse.Namespace, models: Models) -> dict[str, EvalOutcome]:
     """Evaluate each available dataset in turn with the same models."""
     outcomes: dict[str, EvalOutcome] = {}
-    resolver = ResolverConfig(timeout=args.resolver_timeout, reference_timeout=args.reference_timeout)
+    resolver = resolver_config(args)
     config = EvalConfig(arms=tuple(a.strip() for a in args.arms.split(",") if a.strip()), runs=args.runs,
                         limit=args.limit, seed=args.seed, resolver=resolver)
-    print(f"LLM: {models.llm_name or 'unnamed'}; {_timeouts(resolver)}")
+    print(f"LLM: {models.llm_name or 'unnamed'}; {_timeouts(resolver)}"
+          + "".join(f"; {pair.strip()}" for pair in args.resolver_setting))
     for name, folder in _folders(args).items():
         if folder is None or not folder.is_dir():
             print(f"skipping {name}: no dataset at {folder}", file=sys.stderr)
@@ -181,8 +196,8 @@ def main(argv: Sequence[str] | None = None, *, models: Models | None = None) -> 
     for name in ("lightrag", "nano-vectordb"):
         logging.getLogger(name).setLevel(logging.WARNING)
     try:
-        ResolverConfig(timeout=args.resolver_timeout, reference_timeout=args.reference_timeout)
-    except ValueError as exc:
+        resolver_config(args)
+    except (TypeError, ValueError) as exc:
         print(f"eval_report: {exc}", file=sys.stderr)
         return 2
     try:

@@ -11,13 +11,16 @@ third folder (say, rewriting arms run in full on this machine). Then
 prompt from the replay file and sending the new ones to the model.
 
 Copied answers are those of the model runtime that made them (see
-``docs/evaluation.md``); the results header is copied as it is, so a setting
-the change adds must be added to it by hand for the harness to accept the
+``docs/evaluation.md``); the results header is copied as it is, except for
+the resolver settings given with ``--resolver-setting NAME=VALUE`` (the same
+as ``eval_report.py``'s, to resume with them). A knob the change adds to
+``ResolverConfig`` is given the same way, so that the harness accepts the
 folder. Usage::
 
     python benchmarks/reuse_eval.py benchmarks/results/eval-2026-12-02-definite \\
         benchmarks/results/eval-2026-12-02-next --rerun resolve \\
         --arms-from benchmarks/results/eval-2026-12-02-arms:prose,anythingllm
+    python benchmarks/reuse_eval.py OLD NEW --rerun resolve --resolver-setting history_messages=4
 """
 
 from __future__ import annotations
@@ -25,8 +28,11 @@ from __future__ import annotations
 import argparse
 import json
 import shutil
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
+
+from lightrag_resolve.eval import resolver_overrides
 
 COPIED = ("lightrag", "llm-replay.jsonl", "results.json")
 
@@ -38,12 +44,14 @@ def reuse(
     rerun: Sequence[str],
     arms_from: tuple[Path, Sequence[str]] | None = None,
     datasets: Sequence[str] = (),
+    resolver: Mapping[str, Any] | None = None,
 ) -> dict[str, int]:
     """Copy ``source``'s datasets into ``target`` without the records of ``rerun``; the records kept, per dataset.
 
     ``arms_from`` replaces the records of its arms with those of another
     folder's same dataset, where that folder has the dataset (elsewhere the
-    source's records of those arms are kept). Refuses to write into a dataset
+    source's records of those arms are kept). ``resolver`` replaces those
+    knobs in the header's resolver settings. Refuses to write into a dataset
     folder that exists.
     """
     names = list(datasets) or sorted(p.name for p in source.iterdir() if (p / "results.json").is_file())
@@ -73,6 +81,8 @@ def reuse(
             other = json.loads(other_results.read_text(encoding="utf-8"))
             records += [r for r in other["records"] if r["arm"] in replaced]
         data["records"] = records
+        if resolver:
+            data["header"]["settings"]["resolver"].update(resolver)
         (destination / "results.json").write_text(json.dumps(data), encoding="utf-8")
         kept[name] = len(records)
     return kept
@@ -85,7 +95,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--rerun", default="resolve", help="comma-separated arms whose records are dropped")
     parser.add_argument("--arms-from", help="FOLDER:arm,arm — take these arms' records from another folder")
     parser.add_argument("--datasets", default="", help="comma-separated dataset folders (default: all)")
+    parser.add_argument("--resolver-setting", action="append", default=[], metavar="NAME=VALUE",
+                        help="record this ResolverConfig knob in the header, as eval_report.py will run it")
     args = parser.parse_args(argv)
+    try:
+        resolver = resolver_overrides(args.resolver_setting)
+    except ValueError as exc:
+        parser.error(str(exc))
     arms_from = None
     if args.arms_from:
         folder, _, arms = args.arms_from.rpartition(":")
@@ -98,6 +114,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         rerun=[arm for arm in args.rerun.split(",") if arm],
         arms_from=arms_from,
         datasets=[name for name in args.datasets.split(",") if name],
+        resolver=resolver,
     )
     for name, count in kept.items():
         print(f"{args.target / name}: {count} records kept; run eval_report.py --out {args.target} to resume")

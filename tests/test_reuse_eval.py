@@ -73,3 +73,14 @@ def test_an_existing_target_or_an_empty_source_is_refused(tmp_path):
     (tmp_path / "empty").mkdir()
     with pytest.raises(SystemExit, match="no dataset"):
         reuse_eval.reuse(tmp_path / "empty", tmp_path / "other", rerun=["resolve"])
+
+
+def test_a_resolver_setting_is_recorded_in_the_copied_header(tmp_path):
+    reuse_eval = load()
+    source = folder(tmp_path / "old", {"raw": "r", "resolve": "x"})
+    reuse_eval.main([str(source), str(tmp_path / "new"), "--resolver-setting", "history_messages=4"])
+    header = json.loads((tmp_path / "new" / "sample" / "results.json").read_text(encoding="utf-8"))["header"]
+    assert header["settings"]["resolver"] == {"restate_references": True, "history_messages": 4}
+    with pytest.raises(SystemExit):
+        reuse_eval.main([str(source), str(tmp_path / "other"), "--resolver-setting", "window=4"])
+    assert not (tmp_path / "other").exists()

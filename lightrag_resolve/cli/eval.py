@@ -45,6 +45,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     measure.add_argument("--reference-timeout", type=float, metavar="SECONDS",
                          help="the resolve arm's timeout for the reference check (default: the library's, 2); "
                               "raise both for a model on a CPU")
+    measure.add_argument("--resolver-setting", action="append", default=[], metavar="NAME=VALUE",
+                         help="another ResolverConfig knob for the resolve arm, e.g. history_messages=4 "
+                              "(repeatable; the results header records it)")
     models = parser.add_argument_group("models")
     models.add_argument("--llm", default="local", help="'local' (default) or 'openai:<model>'")
     models.add_argument("--base-url", help="base URL of the OpenAI-compatible LLM endpoint")
@@ -123,9 +126,12 @@ def _timeouts_line(template: Any) -> str:
 
 
 def _resolver_template(args: argparse.Namespace) -> Any:
-    """The ``ResolverConfig`` template of ``--resolver-timeout``/``--reference-timeout``; ``None`` without them."""
+    """The ``ResolverConfig`` template of the timeouts and ``--resolver-setting``; ``None`` without any of them."""
+    from lightrag_resolve.eval import resolver_overrides
+
     timeouts = {"timeout": args.resolver_timeout, "reference_timeout": args.reference_timeout}
     given = {name: value for name, value in timeouts.items() if value is not None}
+    given.update(resolver_overrides(args.resolver_setting))  # ValueError for a name or value it cannot take
     if not given:
         return None
     from lightrag_resolve import ResolverConfig

@@ -34,7 +34,7 @@ from ._session import KnowledgeSession
 from ._stats import DEFAULT_RESAMPLES
 from ._summary import Summary, summarize
 
-__all__ = ["EvalConfig", "EvalOutcome", "run_eval", "select_items"]
+__all__ = ["EvalConfig", "EvalOutcome", "resolver_overrides", "run_eval", "select_items"]
 
 
 
@@ -105,6 +105,36 @@ def resolver_settings(resolver: ResolverConfig | None) -> dict[str, Any]:
         if spec.name != "company_name" and isinstance(getattr(config, spec.name), (bool, int, float))
         and spec.name not in {"capture_content"}
     }
+
+
+def resolver_overrides(pairs: Sequence[str]) -> dict[str, Any]:
+    """``NAME=VALUE`` pairs as ``ResolverConfig`` keyword arguments, each value read as its knob's type.
+
+    What ``eval_report.py --resolver-setting`` takes. Only knobs whose default is a number or a yes/no can be set here: those are
+    what the results header records. ``ResolverConfig`` itself still checks
+    the values (a window of 0 messages is refused there, not here).
+    """
+    defaults = ResolverConfig()
+    knobs = {spec.name: type(getattr(defaults, spec.name)) for spec in fields(defaults)
+             if isinstance(getattr(defaults, spec.name), (bool, int, float))}
+    overrides: dict[str, Any] = {}
+    for pair in pairs:
+        name, sep, text = pair.partition("=")
+        name, text = name.strip(), text.strip()
+        if not sep or name not in knobs:
+            raise ValueError(f"a resolver setting takes NAME=VALUE with NAME one of {', '.join(sorted(knobs))}, "
+                             f"got {pair!r}")
+        kind = knobs[name]
+        try:
+            if kind is bool:
+                if text.lower() not in {"true", "false"}:
+                    raise ValueError(text)
+                overrides[name] = text.lower() == "true"
+            else:
+                overrides[name] = kind(text)
+        except ValueError:
+            raise ValueError(f"the resolver setting {name} takes a {kind.__name__}, got {text!r}") from None
+    return overrides
 
 
 def select_items(items: Sequence[Item], limit: int | None, seed: int) -> tuple[Item, ...]:

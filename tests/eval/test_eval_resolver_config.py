@@ -208,6 +208,19 @@ def test_the_cli_refuses_a_timeout_that_is_not_positive(
     assert not (tmp_path / "out").exists()
 
 
+def test_the_cli_takes_another_resolver_setting(
+    tiny_dataset: Path, tmp_path: Path, fake_local_models: None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "out"
+    assert main(["eval", str(tiny_dataset), "--out", str(out), "--runs", "1", "--arms", "raw,resolve",
+                 "--resolver-setting", "history_messages=3", "--no-progress"]) == 0
+    resolver = _header(out)["settings"]["resolver"]
+    assert (resolver["history_messages"], resolver["timeout"]) == (3, 10.0)  # the other knobs keep their defaults
+    assert main(["eval", str(tiny_dataset), "--out", str(tmp_path / "bad"), "--resolver-setting", "window=3"]) == 2
+    assert "NAME one of" in capsys.readouterr().err
+    assert not (tmp_path / "bad").exists()
+
+
 # ---- the benchmark script -------------------------------------------------------------------------------------
 
 
@@ -270,3 +283,46 @@ def test_the_benchmark_refuses_a_timeout_that_is_not_positive(
 ) -> None:
     assert _script().main(["--out", str(tmp_path / "out"), "--reference-timeout", "-1"], models=Models(**models)) == 2
     assert "positive number of seconds" in capsys.readouterr().err
+
+
+def test_the_benchmark_measures_another_resolver_setting_and_records_it(
+    tmp_path: Path, models: dict, capsys: pytest.CaptureFixture[str]
+) -> None:
+    sample = write_dataset(tmp_path / "sample")
+    out = tmp_path / "out"
+    common = ["--datasets", "sample", "--sample", str(sample), "--runs", "1", "--arms", "raw,resolve", "--no-progress"]
+    fake = Models(llm_name="scripted", **models)
+    assert _script().main([*common, "--out", str(out), "--resolver-setting", "history_messages=4",
+                           "--resolver-setting", "check_every_follow_up=true"], models=fake) == 0
+    assert "; history_messages=4; check_every_follow_up=true" in capsys.readouterr().out
+    resolver = _header(out / "sample")["settings"]["resolver"]
+    assert (resolver["history_messages"], resolver["check_every_follow_up"]) == (4, True)
+    # The same folder with the library's window is not resumed.
+    assert _script().main([*common, "--out", str(out)], models=fake) == 2
+    assert "settings" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("pair", "message"),
+    [
+        ("history_window=4", "NAME one of"),
+        ("history_messages", "NAME one of"),
+        ("history_messages=four", "takes a int"),
+        ("check_every_follow_up=yes", "takes a bool"),
+        ("history_messages=0", "must be a positive int"),
+    ],
+)
+def test_the_benchmark_refuses_a_resolver_setting_it_cannot_take(
+    tmp_path: Path, models: dict, capsys: pytest.CaptureFixture[str], pair: str, message: str
+) -> None:
+    assert _script().main(["--out", str(tmp_path / "out"), "--resolver-setting", pair], models=Models(**models)) == 2
+    assert message in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()
+
+
+def test_resolver_overrides_read_each_value_as_its_knobs_type() -> None:
+    overrides = evaluation.resolver_overrides(["history_messages=3", "reference_timeout=2.5", "enabled=False"])
+    assert overrides == {"history_messages": 3, "reference_timeout": 2.5, "enabled": False}
+    assert type(overrides["reference_timeout"]) is float
+    assert ResolverConfig(**overrides).history_messages == 3
+    assert evaluation.resolver_overrides([]) == {}
