@@ -13,9 +13,14 @@ every arm, paired against ``raw`` (wins/losses), and two fusions of the
   where the resolved ranking has fewer than k documents).
 
 Only items with ``relevant`` documents count. Both runs are pooled per item
-(an item's hit@k is its mean over runs). Usage::
+(an item's hit@k is its mean over runs). ``--seeded-split N`` prints the
+table three times: for the seeded N items that ``eval_report.py``'s
+``--mtrag-limit N`` (or ``--limit N``) would pick from the folder's items, for
+the others, and for all; so a design set whose misses were read and a check
+set whose misses were not are reported apart. Usage::
 
     python benchmarks/rank_report.py benchmarks/results/eval-2026-12-01/mtrag --items PATH/turns.jsonl --k 3
+    python benchmarks/rank_report.py FOLDER/mtrag --items PATH/turns.jsonl --seeded-split 150 --digits 3
 """
 
 from __future__ import annotations
@@ -23,8 +28,10 @@ from __future__ import annotations
 import argparse
 import json
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from pathlib import Path
+
+from lightrag_resolve.eval import select_items
 
 CLASSES = ("first_turn", "short_reply", "follow_up", "reference")
 
@@ -54,12 +61,24 @@ def load_records(folder: Path) -> list[dict]:
 
 
 def load_relevant(items: Path) -> dict[str, set[str]]:
+    """Each item's relevant documents, in the items file's order."""
     rows = [json.loads(line) for line in items.read_text(encoding="utf-8").splitlines() if line.strip()]
     return {row["id"]: set(row.get("relevant") or ()) for row in rows}
 
 
-def report(folder: Path, items: Path, k: int) -> str:
-    """The Markdown table: per class, per arm (and the two fusions), hit@k and W/L against raw."""
+def seeded_split(folder: Path, items: Path, count: int, seed: int = 0) -> tuple[list[str], list[str]]:
+    """The folder's items (in the items file's order) as the seeded ``count`` the harness's limit picks, and the rest."""
+    present = {record["item"] for record in load_records(folder)}
+    ordered = [item for item in load_relevant(items) if item in present]
+    chosen = set(select_items(ordered, count, seed))
+    return [item for item in ordered if item in chosen], [item for item in ordered if item not in chosen]
+
+
+def report(folder: Path, items: Path, k: int, *, only: Collection[str] | None = None, digits: int = 2) -> str:
+    """The Markdown table: per class, per arm (and the two fusions), hit@k and W/L against raw.
+
+    ``only`` restricts it to those items; ``digits`` is the hit rate's decimals.
+    """
     relevant = load_relevant(items)
     by_item: dict[str, dict[str, list[list[str]]]] = defaultdict(lambda: defaultdict(list))
     classes: dict[str, str] = {}
@@ -76,6 +95,7 @@ def report(folder: Path, items: Path, k: int) -> str:
             item
             for item, runs in by_item.items()
             if relevant.get(item) and "raw" in runs and (turn_class == "all" or classes[item] == turn_class)
+            and (only is None or item in only)
         ]
         if not items_here:
             continue
@@ -93,7 +113,7 @@ def report(folder: Path, items: Path, k: int) -> str:
             mean = sum(scores[item] for item in paired) / len(paired)
             wins = sum(scores[item] > arms["raw"][item] for item in paired)
             losses = sum(scores[item] < arms["raw"][item] for item in paired)
-            lines.append(f"| {turn_class} | {len(paired)} | {arm} | {mean:.2f} | {wins}/{losses} |")
+            lines.append(f"| {turn_class} | {len(paired)} | {arm} | {mean:.{digits}f} | {wins}/{losses} |")
     return "\n".join(lines) + "\n"
 
 
@@ -104,9 +124,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--items", type=Path, required=True, help="the dataset's items file (items.jsonl or turns.jsonl)"
     )
     parser.add_argument("--k", type=int, default=3)
+    parser.add_argument("--digits", type=int, default=2, help="decimals of the hit rate (default: 2)")
+    parser.add_argument("--seeded-split", type=int, metavar="N",
+                        help="also report the seeded N items a --limit N run picks, and the others, apart")
+    parser.add_argument("--seed", type=int, default=0, help="the seed of --seeded-split (default: 0, the harness's)")
     args = parser.parse_args(argv)
     print(f"# Hit@{args.k}: {args.folder}\n")
-    print(report(args.folder, args.items, args.k), end="")
+    if args.seeded_split is not None:
+        chosen, rest = seeded_split(args.folder, args.items, args.seeded_split, args.seed)
+        for title, part in ((f"the seeded {len(chosen)}", chosen), (f"the other {len(rest)}", rest)):
+            print(f"## {title}\n")
+            print(report(args.folder, args.items, args.k, only=set(part), digits=args.digits))
+        print(f"## all {len(chosen) + len(rest)}\n")
+    print(report(args.folder, args.items, args.k, digits=args.digits), end="")
     return 0
 
 

@@ -1,0 +1,58 @@
+"""Keeps ``benchmarks/rank_report.py`` honest: hit@k from the records' rankings, and the seeded split."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+from lightrag_resolve.eval import select_items
+
+SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "rank_report.py"
+
+
+def load():
+    spec = importlib.util.spec_from_file_location("rank_report", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["rank_report"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def write(tmp_path: Path, count: int) -> tuple[Path, Path]:
+    """Items i0…i{count-1}, each with relevant document d<i>; raw finds it for even items only, resolve for all."""
+    items = tmp_path / "turns.jsonl"
+    items.write_text("".join(json.dumps({"id": f"i{n}", "relevant": [f"d{n}"]}) + "\n" for n in range(count)), "utf-8")
+    records = []
+    for n in range(count):
+        raw = [f"d{n}", "x", "y"] if n % 2 == 0 else ["x", "y", "z", f"d{n}"]
+        for arm, ranking in (("raw", raw), ("resolve", [f"d{n}", "x"])):
+            records.append({"item": f"i{n}", "arm": arm, "run": 0, "turn_class": "follow_up", "retrieved": ranking})
+    folder = tmp_path / "mtrag"
+    folder.mkdir()
+    (folder / "results.json").write_text(json.dumps({"header": {}, "records": records}), encoding="utf-8")
+    return folder, items
+
+
+def test_hit_at_k_reads_the_top_of_each_ranking(tmp_path):
+    rank_report = load()
+    folder, items = write(tmp_path, 4)
+    table = rank_report.report(folder, items, 3, digits=3)
+    assert "| follow_up | 4 | raw | 0.500 | 0/0 |" in table
+    assert "| follow_up | 4 | resolve | 1.000 | 2/0 |" in table
+    assert "| all | 4 | resolve | 1.000 | 2/0 |" in table
+
+
+def test_the_seeded_split_is_the_harness_limit_and_its_complement(tmp_path, capsys):
+    rank_report = load()
+    folder, items = write(tmp_path, 10)
+    chosen, rest = rank_report.seeded_split(folder, items, 4)
+    assert chosen == list(select_items([f"i{n}" for n in range(10)], 4, 0))
+    assert sorted(chosen + rest) == sorted(f"i{n}" for n in range(10)) and not set(chosen) & set(rest)
+    only = rank_report.report(folder, items, 3, only=set(chosen))
+    assert "| all | 4 | raw |" in only
+    assert rank_report.main([str(folder), "--items", str(items), "--seeded-split", "4"]) == 0
+    out = capsys.readouterr().out
+    assert "## the seeded 4" in out and "## the other 6" in out and "## all 10" in out
+    assert out.count("| all |") == 3 * 4  # raw, resolve and the two fusions, in each of the three tables
