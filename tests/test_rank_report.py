@@ -2,22 +2,16 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
+
+from benchmark_scripts import load_benchmark
 
 from lightrag_resolve.eval import select_items
 
-SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "rank_report.py"
-
 
 def load():
-    spec = importlib.util.spec_from_file_location("rank_report", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["rank_report"] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark("rank_report")
 
 
 def write(tmp_path: Path, count: int) -> tuple[Path, Path]:

@@ -2,22 +2,15 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 
 import pytest
-
-SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "reuse_eval.py"
+from benchmark_scripts import load_benchmark
 
 
 def load():
-    spec = importlib.util.spec_from_file_location("reuse_eval", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["reuse_eval"] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark("reuse_eval")
 
 
 def folder(root: Path, arms: dict[str, str]) -> Path:

@@ -2,24 +2,19 @@
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+from benchmark_scripts import load_benchmark
 from tiny import write_dataset
 
 from lightrag_resolve.eval import Models
 
-SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "eval_report.py"
 
 
 def _load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("eval_report", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark("eval_report")
 
 
 def test_both_datasets_get_a_report_and_an_index(tmp_path: Path, models: dict, capsys: pytest.CaptureFixture[str]) -> None:

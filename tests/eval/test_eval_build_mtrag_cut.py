@@ -2,22 +2,18 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 from types import ModuleType
 
+from benchmark_scripts import load_benchmark
+
 from lightrag_resolve.eval import load_dataset
 
-SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "build_mtrag_cut.py"
 
 
 def _load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("build_mtrag_cut", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark("build_mtrag_cut")
 
 
 def _context(doc: str, text: str, query: str) -> dict:

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+from benchmark_scripts import load_benchmark
 from tiny import B1_CONTEXT, scripted_llm, write_dataset
 
 import lightrag_resolve.eval as evaluation
@@ -25,7 +25,6 @@ from lightrag_resolve.eval import (
 )
 from lightrag_resolve.eval._session import KnowledgeSession
 
-SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "eval_report.py"
 
 
 async def _run(folder: Path, out: Path, models: dict, workspace: str, **config: object) -> EvalOutcome:
@@ -225,11 +224,7 @@ def test_the_cli_takes_another_resolver_setting(
 
 
 def _script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("eval_report_timeouts", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark("eval_report")
 
 
 def test_the_benchmark_uses_generous_timeouts_and_says_so(
