@@ -94,7 +94,9 @@ def report(folder: Path, items: Path, k: int, *, only: Collection[str] | None = 
         items_here = [
             item
             for item, runs in by_item.items()
-            if relevant.get(item) and "raw" in runs and (turn_class == "all" or classes[item] == turn_class)
+            if relevant.get(item)
+            and "raw" in runs
+            and (turn_class == "all" or classes[item] == turn_class)
             and (only is None or item in only)
         ]
         if not items_here:
@@ -125,8 +127,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--k", type=int, default=3)
     parser.add_argument("--digits", type=int, default=2, help="decimals of the hit rate (default: 2)")
-    parser.add_argument("--seeded-split", type=int, metavar="N",
-                        help="also report the seeded N items a --limit N run picks, and the others, apart")
+    parser.add_argument(
+        "--seeded-split",
+        type=int,
+        metavar="N",
+        help="also report the seeded N items a --limit N run picks, and the others, apart",
+    )
     parser.add_argument("--seed", type=int, default=0, help="the seed of --seeded-split (default: 0, the harness's)")
     args = parser.parse_args(argv)
     print(f"# Hit@{args.k}: {args.folder}\n")

@@ -95,8 +95,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--rerun", default="resolve", help="comma-separated arms whose records are dropped")
     parser.add_argument("--arms-from", help="FOLDER:arm,arm — take these arms' records from another folder")
     parser.add_argument("--datasets", default="", help="comma-separated dataset folders (default: all)")
-    parser.add_argument("--resolver-setting", action="append", default=[], metavar="NAME=VALUE",
-                        help="record this ResolverConfig knob in the header, as eval_report.py will run it")
+    parser.add_argument(
+        "--resolver-setting",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="record this ResolverConfig knob in the header, as eval_report.py will run it",
+    )
     args = parser.parse_args(argv)
     try:
         resolver = resolver_overrides(args.resolver_setting)
