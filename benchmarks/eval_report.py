@@ -197,7 +197,7 @@ def main(argv: Sequence[str] | None = None, *, models: Models | None = None) -> 
         logging.getLogger(name).setLevel(logging.WARNING)
     try:
         resolver_config(args)
-    except (TypeError, ValueError) as exc:
+    except ValueError as exc:
         print(f"eval_report: {exc}", file=sys.stderr)
         return 2
     try:

@@ -110,13 +110,12 @@ def resolver_settings(resolver: ResolverConfig | None) -> dict[str, Any]:
 def resolver_overrides(pairs: Sequence[str]) -> dict[str, Any]:
     """``NAME=VALUE`` pairs as ``ResolverConfig`` keyword arguments, each value read as its knob's type.
 
-    What ``eval_report.py --resolver-setting`` takes. Only knobs whose default is a number or a yes/no can be set here: those are
-    what the results header records. ``ResolverConfig`` itself still checks
-    the values (a window of 0 messages is refused there, not here).
+    What ``eval_report.py --resolver-setting`` takes. Only the knobs the
+    results header records (``resolver_settings``) can be set here.
+    ``ResolverConfig`` itself still checks the values (a window of 0 messages
+    is refused there, not here).
     """
-    defaults = ResolverConfig()
-    knobs = {spec.name: type(getattr(defaults, spec.name)) for spec in fields(defaults)
-             if isinstance(getattr(defaults, spec.name), (bool, int, float))}
+    knobs = {name: type(value) for name, value in resolver_settings(None).items()}
     overrides: dict[str, Any] = {}
     for pair in pairs:
         name, sep, text = pair.partition("=")
