@@ -67,7 +67,8 @@ FORMATTED := lightrag_resolve/_errors.py lightrag_resolve/local/_models.py tests
 	scripts/local_postgres.py tests/sample_script.py tests/postgres/conftest.py tests/postgres/pg_serving.py tests/postgres/test_pg_sample.py tests/postgres/test_pg_gunicorn.py benchmarks/serve_load.py \
 	tests/test_unprompted.py benchmarks/reference_text_probe.py \
 	lightrag_resolve/_pointers.py tests/test_pointers.py \
-	lightrag_resolve/_restatement.py tests/test_restatement.py
+	lightrag_resolve/_restatement.py tests/test_restatement.py \
+	lightrag_resolve/_fusion.py tests/test_fusion.py
 
 ## examples: every script in examples/ (offline, no model)
 examples: $(VENV)/.installed-test

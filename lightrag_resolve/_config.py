@@ -66,6 +66,10 @@ class ResolverConfig:
     only accepts what the assistant offered ("Yes please" to "Shall I tell
     you which clinics use Pivotane?"); off by default, the offer is the
     reply's meaning and no model call is made (contract §5.6).
+    ``fuse_raw_search`` fuses the vector chunk search of a resolved
+    reference (``naive``, and the chunk side of ``mix``) with the same
+    search on the visitor's own words, by reciprocal-rank fusion, so a
+    resolution keeps what the words alone found (contract §5.5).
     """
 
     enabled: bool = True
@@ -91,6 +95,7 @@ class ResolverConfig:
     reference_timeout: float = 2.0
     reference_in_naive: bool = True
     restate_references: bool = True
+    fuse_raw_search: bool = False
     graph_lookup_timeout: float = 1.0
     structured_output: str = "auto"
     capture_content: bool | None = None
@@ -126,6 +131,7 @@ class ResolverConfig:
             "rewrite_picked_replies",
             "rewrite_accepted_offers",
             "restate_references",
+            "fuse_raw_search",
         ):
             if not isinstance(getattr(self, name), bool):
                 raise TypeError(f"ResolverConfig.{name} must be a bool, got {getattr(self, name)!r}")

@@ -1,9 +1,10 @@
 """The one module that reaches into LightRAG's internals, for the core and for the server.
 
-LightRAG 1.5.x has no hook for three things the core does: let a resolved reply
+LightRAG 1.5.x has no hook for four things the core does: let a resolved reply
 lighter than three characters ("B1") through its query check, call the keyword
-role's own LLM function outside LightRAG's queue, and hold back the answer LLM
-of a speculative search (contract §7). Its server has no hook to choose the
+role's own LLM function outside LightRAG's queue, hold back the answer LLM
+of a speculative search (contract §7), and fuse a resolved reference's chunk
+search with the visitor's words (contract §5.5). Its server has no hook to choose the
 RAG class (``server/_seam.py``). Every name this takes that is not LightRAG's
 public API is declared here once, as an ``Internal``: where it lives and which
 LightRAG code must still read it for the library's use of it to mean what it
@@ -12,10 +13,11 @@ meant. ``check`` verifies a set of them, all the same way, and raises
 
 Nothing is patched on import. ``install``, called by the first
 ``ResolvingLightRAG``, checks the core's internals and wraps
-``lightrag.lightrag.validate_rag_query`` once per process. The wrapper is
-LightRAG's own check except inside ``exempt_resolved`` for the text this task
-resolved, so a plain ``LightRAG`` in the same process behaves exactly as
-without the library.
+``lightrag.lightrag.validate_rag_query`` and ``lightrag.operate._get_vector_context``
+once per process. The first wrapper is LightRAG's own check except inside
+``exempt_resolved`` for the text this task resolved, the second LightRAG's own
+search except inside ``_fusion.recording``/``fusing``, so a plain ``LightRAG``
+in the same process behaves exactly as without the library.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ import lightrag.lightrag as lightrag_core
 import lightrag.operate as lightrag_operate
 
 from ._errors import LightRAGResolveError
+from ._fusion import vector_search
 
 __all__ = [
     "CORE",
@@ -122,6 +125,13 @@ CORE: tuple[Internal, ...] = (
     Internal(module="lightrag.operate", name="role_llm_funcs", kind="key", read_by=("kg_query", "naive_query")),
     # The speculative branch extracts with LightRAG's own function, so a RESOLVE reuses its keywords (contract §7).
     Internal(module="lightrag.operate", name="get_keywords_from_query", kind="global", read_by=("kg_query",)),
+    # Wrapped so that a resolved reference's chunk search can be fused with the visitor's words (contract §5.5).
+    Internal(
+        module="lightrag.operate",
+        name="_get_vector_context",
+        kind="global",
+        read_by=("naive_query", "_perform_kg_search"),
+    ),
 )
 """What ``ResolvingLightRAG`` uses; checked on its first construction."""
 
@@ -240,14 +250,29 @@ def _exempting(lightrag_check: Callable[[str], str]) -> Callable[[str], str]:
     return validate_rag_query
 
 
+def _fusable(lightrag_search: Callable[..., Awaitable[list[dict[str, Any]]]]) -> Callable[..., Any]:
+    @wraps(lightrag_search)
+    async def _get_vector_context(
+        query: str, chunks_vdb: Any, query_param: Any, query_embedding: Any = None
+    ) -> list[dict[str, Any]]:
+        """LightRAG's vector chunk search, fused with the visitor's words where a resolution asks (§5.5)."""
+        return await vector_search(lightrag_search, query, chunks_vdb, query_param, query_embedding)
+
+    return _get_vector_context
+
+
 def install() -> None:
-    """Check the core's internals and wrap LightRAG's query check, once per process (thread-safe)."""
+    """Check the core's internals and wrap LightRAG's query check and vector chunk search, once per process.
+
+    Thread-safe. Both wrappers are LightRAG's own functions outside this library's context variables.
+    """
     global _installed
     with _install_lock:
         if _installed:
             return
         check(CORE)
         lightrag_core.validate_rag_query = _exempting(lightrag_core.validate_rag_query)
+        lightrag_operate._get_vector_context = _fusable(lightrag_operate._get_vector_context)
         _installed = True
 
 

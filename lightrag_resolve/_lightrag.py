@@ -25,6 +25,7 @@ import asyncio
 import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterator
+from contextlib import ExitStack
 from dataclasses import InitVar, dataclass, replace
 from functools import partial
 from typing import Any, TypeVar, cast
@@ -35,6 +36,7 @@ from lightrag.query_validation import meets_min_rag_query_weight
 from ._candidates import name_ngrams
 from ._config import ResolverConfig
 from ._conversation import Turn
+from ._fusion import RawSearch, fusing, recording
 from ._host import exempt_resolved, extract_keywords, install, keyword_role_llm, keyword_role_raw_func, run_sync
 from ._keyword_reuse import LightRAGKeywords, reuse_keywords
 from ._report import report
@@ -229,13 +231,25 @@ class ResolvingLightRAG(LightRAG):  # type: ignore[misc]  # LightRAG ships no ty
         return Resolved(resolution=resolution, result=_with_resolution(result, resolution))
 
     async def _retrieve_resolved(
-        self, resolution: Resolution, param: QueryParam, retrieve: Callable[[str, QueryParam], Awaitable[T]]
+        self,
+        resolution: Resolution,
+        param: QueryParam,
+        retrieve: Callable[[str, QueryParam], Awaitable[T]],
+        raw_search: RawSearch | None = None,
     ) -> T:
+        """Retrieve on what ``resolution`` decided; a resolved reference's chunk search may fuse (§5.5).
+
+        ``raw_search``: the visitor's words with the chunks the speculative
+        search already found for them, if it got that far.
+        """
         if not resolution.changed:
             return await retrieve(resolution.original_query, param)
         if resolution.has_keywords:
             param = replace(param, ll_keywords=list(resolution.ll_keywords), hl_keywords=list(resolution.hl_keywords))
-        with exempt_resolved(resolution.query):
+        fuse = self.query_resolver.config.fuse_raw_search and resolution.path == "reference"
+        with exempt_resolved(resolution.query), ExitStack() as scope:
+            if fuse:
+                scope.enter_context(fusing(raw_search or RawSearch(resolution.original_query)))
             return await retrieve(resolution.query, param)
 
     async def _retrieve_beside_check(
@@ -288,18 +302,21 @@ class ResolvingLightRAG(LightRAG):  # type: ignore[misc]  # LightRAG ships no ty
             known = await self._known_names(turn)
             return await self.query_resolver.run("reference", known, llm=llm, model=model)
 
-        def speculative(keywords: LightRAGKeywords | None) -> Awaitable[Any]:
-            if keywords is None:
-                return retrieve(turn.query, param)
-            with_keywords = replace(
-                param, hl_keywords=list(keywords.hl_keywords), ll_keywords=list(keywords.ll_keywords)
-            )
-            return retrieve(turn.query, with_keywords)
+        raw_search = RawSearch(turn.query)  # the speculative search's chunks, for a fused resolved search
+
+        async def speculative(keywords: LightRAGKeywords | None) -> Any:
+            searched = param
+            if keywords is not None:
+                searched = replace(
+                    param, hl_keywords=list(keywords.hl_keywords), ll_keywords=list(keywords.ll_keywords)
+                )
+            with recording(raw_search):
+                return await retrieve(turn.query, searched)
 
         return await search_beside_check(
             check=check,
             speculative=speculative,
-            resolved=lambda resolution: self._retrieve_resolved(resolution, param, retrieve),
+            resolved=lambda resolution: self._retrieve_resolved(resolution, param, retrieve, raw_search),
             on_error=error,
             on_decision=decided,
             extract=extract,

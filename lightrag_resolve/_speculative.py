@@ -23,7 +23,7 @@ from typing import Any, Awaitable, Callable, TypeVar
 from ._resolution import Resolution
 from ._tracing import retrieval_span, start_retrieval_span
 
-__all__ = ["call_after", "gate_answer", "one_call_at_a_time", "search_beside_check"]
+__all__ = ["call_after", "gate_answer", "one_call_at_a_time", "search_beside_check", "settle"]
 
 logger = logging.getLogger("lightrag_resolve")
 
@@ -97,7 +97,7 @@ def call_after(
     return after_ready
 
 
-async def _settle(*tasks: asyncio.Future[Any] | None) -> None:
+async def settle(*tasks: asyncio.Future[Any] | None) -> None:
     """Cancel what is still running and wait until every task has finished."""
     running = [task for task in tasks if task is not None]
     for task in running:
@@ -162,7 +162,7 @@ async def search_beside_check(
             logger.warning("the reference check raised; using the speculative search", exc_info=True)
             resolution = on_error
         if resolution.changed:
-            await _settle(branch)
+            await settle(branch)
             traced.set("outcome", outcome)
             traced.end()
             keywords = None if extracting is None else await extracting
@@ -185,6 +185,6 @@ async def search_beside_check(
         outcome = "used"
         return resolution, result
     finally:
-        await _settle(branch, checking, extracting)
+        await settle(branch, checking, extracting)
         traced.set("outcome", outcome)
         traced.end()

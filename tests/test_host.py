@@ -29,6 +29,7 @@ LISTED = (
     "_RoleLLMState",
     "_build_global_config",
     "_get_effective_role_llm_kwargs",
+    "_get_vector_context",
     "_owning_loop",
     "_role_llm_states",
     "_run_sync",
@@ -61,7 +62,9 @@ def _run(script: str, tmp_path: Path) -> dict:
 _BUILD = """
     import json, threading, time, uuid
     import lightrag.lightrag as core
+    import lightrag.operate as operate
     from lightrag.query_validation import validate_rag_query as lightrags
+    lightrags_search = operate._get_vector_context
     from fakes import ScriptedLLM, hashed_trigram_embedding, offline_tokenizer
 
     def build():
@@ -80,11 +83,13 @@ def test_importing_the_package_patches_nothing_and_the_first_instance_installs_o
     import lightrag_resolve
     from lightrag_resolve import ResolvingLightRAG, should_resolve
     import lightrag_resolve.demo, lightrag_resolve.server
-    report["after_import"] = core.validate_rag_query is lightrags
+    report["after_import"] = core.validate_rag_query is lightrags and operate._get_vector_context is lightrags_search
     build()
-    report["after_first"] = getattr(core.validate_rag_query, "__wrapped__", None) is lightrags
+    report["after_first"] = (getattr(core.validate_rag_query, "__wrapped__", None) is lightrags
+                             and getattr(operate._get_vector_context, "__wrapped__", None) is lightrags_search)
     build()
-    report["after_second"] = getattr(core.validate_rag_query, "__wrapped__", None) is lightrags
+    report["after_second"] = (getattr(core.validate_rag_query, "__wrapped__", None) is lightrags
+                              and getattr(operate._get_vector_context, "__wrapped__", None) is lightrags_search)
     print(json.dumps(report))
     """,
         tmp_path,
@@ -105,7 +110,7 @@ def test_an_unsupported_lightrag_fails_at_construction_and_concurrent_installs_w
         build()
     except LightRAGResolveError as exc:
         report["error"] = f"{type(exc).__name__}: {exc}"
-    report["untouched"] = core.validate_rag_query is lightrags
+    report["untouched"] = core.validate_rag_query is lightrags and operate._get_vector_context is lightrags_search
     core._run_sync = saved
 
     checked = _host.check
@@ -118,7 +123,8 @@ def test_an_unsupported_lightrag_fails_at_construction_and_concurrent_installs_w
         thread.start()
     for thread in threads:
         thread.join()
-    report["wrapped_once"] = getattr(core.validate_rag_query, "__wrapped__", None) is lightrags
+    report["wrapped_once"] = (getattr(core.validate_rag_query, "__wrapped__", None) is lightrags
+                              and getattr(operate._get_vector_context, "__wrapped__", None) is lightrags_search)
     print(json.dumps(report))
     """,
         tmp_path,

@@ -1,0 +1,142 @@
+"""contract §5.5: a resolved reference's chunk search, fused with the search on the visitor's words.
+
+A reference check that appends a name (or a restatement) to the visitor's
+message can still lead LightRAG's vector chunk search away from what the
+words alone found. With ``ResolverConfig.fuse_raw_search`` that search runs
+on both texts and the two chunk lists are merged by reciprocal-rank fusion
+(``fuse_chunks``), so a chunk both searches rank high leads and a chunk only
+the visitor's words found keeps a place. Only the vector chunk search is
+fused (``naive``, and the chunk side of ``mix``); short replies never are,
+because their words are noise that fusion would drag back in (FINDINGS §3).
+
+The search on the visitor's words is usually already done: the speculative
+search of contract §7 ran it while the check decided. ``RawSearch`` records
+that search's chunks, so the resolved retrieval fuses them instead of
+searching again; when it had not got that far, the words are searched beside
+the resolved text. ``_host`` installs ``vector_search`` in place of LightRAG's
+``_get_vector_context``; outside ``recording`` and ``fusing`` it is LightRAG's
+own search, unchanged.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from typing import Any
+
+from ._speculative import settle
+
+__all__ = ["RRF_K", "RawSearch", "fuse_chunks", "fusing", "recording", "vector_search"]
+
+logger = logging.getLogger("lightrag_resolve")
+
+RRF_K = 60
+"""Reciprocal-rank fusion's constant: a chunk at rank r scores 1 / (RRF_K + r) in each list that holds it."""
+
+Chunk = dict[str, Any]
+VectorSearch = Callable[..., Awaitable[list[Chunk]]]
+
+
+@dataclass
+class RawSearch:
+    """The visitor's own words, and the chunks LightRAG's vector search found for them, once known."""
+
+    text: str
+    chunks: list[Chunk] | None = field(default=None, repr=False)
+
+    def matches(self, query: str) -> bool:
+        return isinstance(query, str) and query.strip() == self.text.strip()
+
+
+_recording: ContextVar[RawSearch | None] = ContextVar("lightrag_resolve_raw_search_recording", default=None)
+_fusing: ContextVar[RawSearch | None] = ContextVar("lightrag_resolve_raw_search_fusing", default=None)
+
+
+@contextmanager
+def recording(search: RawSearch) -> Iterator[RawSearch]:
+    """Within this block, in this task's context, keep the chunks the vector search finds for ``search.text``."""
+    token = _recording.set(search)
+    try:
+        yield search
+    finally:
+        _recording.reset(token)
+
+
+@contextmanager
+def fusing(search: RawSearch) -> Iterator[RawSearch]:
+    """Within this block, in this task's context, fuse every vector chunk search with ``search``."""
+    token = _fusing.set(search)
+    try:
+        yield search
+    finally:
+        _fusing.reset(token)
+
+
+def _key(chunk: Chunk) -> Any:
+    return chunk.get("chunk_id") or chunk.get("id") or chunk.get("content")
+
+
+def fuse_chunks(resolved: Sequence[Chunk], raw: Sequence[Chunk], *, limit: int, k: int = RRF_K) -> list[Chunk]:
+    """The first ``limit`` chunks of ``resolved`` and ``raw`` by reciprocal-rank fusion, equal weights.
+
+    A chunk in both lists is kept once, as the resolved search returned it; on
+    equal scores the resolved ranking goes first. Neither input is changed.
+    """
+    scores: dict[Any, float] = {}
+    first: dict[Any, tuple[int, int, Chunk]] = {}
+    for source, chunks in enumerate((resolved, raw)):
+        for rank, chunk in enumerate(chunks, start=1):
+            key = _key(chunk)
+            if key is None:
+                continue
+            scores[key] = scores.get(key, 0.0) + 1.0 / (k + rank)
+            first.setdefault(key, (source, rank, chunk))
+    order = sorted(scores, key=lambda key: (-scores[key], first[key][0], first[key][1]))
+    return [first[key][2] for key in order[: max(0, limit)]]
+
+
+async def _raw_chunks(pending: asyncio.Future[list[Chunk]]) -> list[Chunk] | None:
+    """The raw search's chunks; ``None`` when it failed, which costs the fusion and never the query."""
+    try:
+        return await pending
+    except Exception:
+        logger.warning(
+            "the vector search on the visitor's words raised; the resolved chunks are used alone", exc_info=True
+        )
+        return None
+
+
+async def vector_search(
+    lightrag_search: VectorSearch,
+    query: str,
+    chunks_vdb: Any,
+    query_param: Any,
+    query_embedding: Any = None,
+) -> list[Chunk]:
+    """LightRAG's ``_get_vector_context``, recorded inside ``recording`` and fused inside ``fusing``."""
+    fuse_with = _fusing.get()
+    if fuse_with is None or fuse_with.matches(query):
+        chunks = await lightrag_search(query, chunks_vdb, query_param, query_embedding)
+        record = _recording.get()
+        if record is not None and record.matches(query):
+            record.chunks = [dict(chunk) for chunk in chunks or ()]  # LightRAG may still add to its own
+        return chunks
+    raw: asyncio.Future[list[Chunk]] | None = None
+    if fuse_with.chunks is None:
+        raw = asyncio.ensure_future(lightrag_search(fuse_with.text, chunks_vdb, query_param, None))
+    try:
+        resolved = await lightrag_search(query, chunks_vdb, query_param, query_embedding)
+        raw_chunks = fuse_with.chunks if raw is None else await _raw_chunks(raw)
+    finally:
+        if raw is not None:
+            await settle(raw)
+    if not raw_chunks:
+        return resolved
+    resolved = resolved or []
+    # As many chunks as LightRAG's own search asks for, so its token budgets see what they would have.
+    limit = getattr(query_param, "chunk_top_k", None) or getattr(query_param, "top_k", None)
+    return fuse_chunks(resolved, raw_chunks, limit=limit or len(resolved) + len(raw_chunks))
