@@ -69,7 +69,8 @@ class ResolverConfig:
     ``fuse_raw_search`` fuses the vector chunk search of a resolved
     reference (``naive``, and the chunk side of ``mix``) with the same
     search on the visitor's own words, by reciprocal-rank fusion, so a
-    resolution keeps what the words alone found (contract §5.5).
+    resolution keeps what the words alone found; off by default, because
+    where measured it cut losses but gave back more wins (contract §5.5).
     """
 
     enabled: bool = True

@@ -302,7 +302,8 @@ class ResolvingLightRAG(LightRAG):  # type: ignore[misc]  # LightRAG ships no ty
             known = await self._known_names(turn)
             return await self.query_resolver.run("reference", known, llm=llm, model=model)
 
-        raw_search = RawSearch(turn.query)  # the speculative search's chunks, for a fused resolved search
+        # The speculative search's chunks, kept for a fused resolved search (contract §5.5).
+        raw_search = RawSearch(turn.query) if config.fuse_raw_search else None
 
         async def speculative(keywords: LightRAGKeywords | None) -> Any:
             searched = param
@@ -310,7 +311,9 @@ class ResolvingLightRAG(LightRAG):  # type: ignore[misc]  # LightRAG ships no ty
                 searched = replace(
                     param, hl_keywords=list(keywords.hl_keywords), ll_keywords=list(keywords.ll_keywords)
                 )
-            with recording(raw_search):
+            with ExitStack() as scope:
+                if raw_search is not None:
+                    scope.enter_context(recording(raw_search))
                 return await retrieve(turn.query, searched)
 
         return await search_beside_check(

@@ -42,6 +42,8 @@ variable                                   meaning (default)
                                            option of the question too (``false``)
 ``RESOLVER_REWRITE_ACCEPTED_OFFERS``       ask the model about a reply that only
                                            accepts an offer too (``false``)
+``RESOLVER_FUSE_RAW_SEARCH``               fuse a resolved reference's chunk search
+                                           with the visitor's words (``false``)
 =========================================  ==========================================
 """
 
@@ -80,6 +82,7 @@ _SWITCHES = {
     "RESOLVER_CHECK_SOLE_CANDIDATE": "check_sole_candidate",
     "RESOLVER_REWRITE_PICKED_REPLIES": "rewrite_picked_replies",
     "RESOLVER_REWRITE_ACCEPTED_OFFERS": "rewrite_accepted_offers",
+    "RESOLVER_FUSE_RAW_SEARCH": "fuse_raw_search",
 }
 _ENDPOINTS = ("RESOLVER_LLM", "RESOLVER_REFERENCE_LLM")
 _ENDPOINT_PARTS = ("BASE_URL", "MODEL", "API_KEY")

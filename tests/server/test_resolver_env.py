@@ -44,6 +44,7 @@ def test_every_knob_is_read():
             "RESOLVER_CHECK_SOLE_CANDIDATE": "true",
             "RESOLVER_REWRITE_PICKED_REPLIES": "on",
             "RESOLVER_REWRITE_ACCEPTED_OFFERS": "yes",
+            "RESOLVER_FUSE_RAW_SEARCH": "on",
         }
     )
     assert config == ResolverConfig(
@@ -66,6 +67,7 @@ def test_every_knob_is_read():
         check_sole_candidate=True,
         rewrite_picked_replies=True,
         rewrite_accepted_offers=True,
+        fuse_raw_search=True,
     )
 
 
@@ -139,6 +141,7 @@ def test_the_documented_variables_are_exactly_the_ones_read():
         "RESOLVER_CHECK_SOLE_CANDIDATE",
         "RESOLVER_REWRITE_PICKED_REPLIES",
         "RESOLVER_REWRITE_ACCEPTED_OFFERS",
+        "RESOLVER_FUSE_RAW_SEARCH",
         "RESOLVER_TIMEOUT",
         "RESOLVER_REFERENCE_TIMEOUT",
         "RESOLVER_GRAPH_LOOKUP_TIMEOUT",
