@@ -17,10 +17,14 @@ Only items with ``relevant`` documents count. Both runs are pooled per item
 table three times: for the seeded N items that ``eval_report.py``'s
 ``--mtrag-limit N`` (or ``--limit N``) would pick from the folder's items, for
 the others, and for all; so a design set whose misses were read and a check
-set whose misses were not are reported apart. Usage::
+set whose misses were not are reported apart. ``--by-resolution`` adds a
+table of ``raw`` against ``resolve`` by what the resolution did to the turn
+(nothing, a name added, a restatement added, a short reply's meaning), read
+from the ``resolve`` arm's first-run record. Usage::
 
     python benchmarks/rank_report.py benchmarks/results/eval-2026-12-01/mtrag --items PATH/turns.jsonl --k 3
     python benchmarks/rank_report.py FOLDER/mtrag --items PATH/turns.jsonl --seeded-split 150 --digits 3
+    python benchmarks/rank_report.py FOLDER/mtrag --items PATH/turns.jsonl --by-resolution
 """
 
 from __future__ import annotations
@@ -72,6 +76,48 @@ def seeded_split(folder: Path, items: Path, count: int, seed: int = 0) -> tuple[
     ordered = [item for item in load_relevant(items) if item in present]
     chosen = set(select_items(ordered, count, seed))
     return [item for item in ordered if item in chosen], [item for item in ordered if item not in chosen]
+
+
+RESOLUTION_KINDS = ("unchanged", "a name added", "a restatement added", "a short reply's meaning")
+
+
+def resolution_kind(resolution: dict | None) -> str:
+    """What a recorded ``Resolution`` did to the turn: one of ``RESOLUTION_KINDS``."""
+    if not resolution or not resolution.get("changed"):
+        return "unchanged"
+    if resolution.get("path") != "reference":
+        return "a short reply's meaning"
+    return "a restatement added" if resolution.get("restatement") else "a name added"
+
+
+def by_resolution(folder: Path, items: Path, k: int, *, digits: int = 2) -> str:
+    """The Markdown table of ``raw`` and ``resolve`` hit@k (W/L) by ``resolution_kind`` of each item."""
+    relevant = load_relevant(items)
+    rankings: dict[str, dict[str, list[list[str]]]] = defaultdict(lambda: defaultdict(list))
+    kinds: dict[str, str] = {}
+    for record in load_records(folder):
+        rankings[record["item"]][record["arm"]].append(list(record.get("retrieved") or []))
+        if record["arm"] == "resolve" and record.get("run", 0) == 0:
+            kinds[record["item"]] = resolution_kind(record.get("resolution"))
+    lines = [f"| the resolution | n | raw hit@{k} | resolve hit@{k} | W/L vs raw |", "|---|---|---|---|---|"]
+    for kind in RESOLUTION_KINDS:
+        here = [
+            item for item, found in kinds.items() if found == kind and relevant.get(item) and "raw" in rankings[item]
+        ]
+        if not here:
+            continue
+        scores = {
+            arm: {
+                item: sum(hit_at(r, relevant[item], k) for r in rankings[item][arm]) / len(rankings[item][arm])
+                for item in here
+            }
+            for arm in ("raw", "resolve")
+        }
+        wins = sum(scores["resolve"][item] > scores["raw"][item] for item in here)
+        losses = sum(scores["resolve"][item] < scores["raw"][item] for item in here)
+        raw, resolve = (sum(scores[arm].values()) / len(here) for arm in ("raw", "resolve"))
+        lines.append(f"| {kind} | {len(here)} | {raw:.{digits}f} | {resolve:.{digits}f} | {wins}/{losses} |")
+    return "\n".join(lines) + "\n"
 
 
 def report(folder: Path, items: Path, k: int, *, only: Collection[str] | None = None, digits: int = 2) -> str:
@@ -134,6 +180,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="also report the seeded N items a --limit N run picks, and the others, apart",
     )
     parser.add_argument("--seed", type=int, default=0, help="the seed of --seeded-split (default: 0, the harness's)")
+    parser.add_argument(
+        "--by-resolution", action="store_true", help="also report raw against resolve by what the resolution did"
+    )
     args = parser.parse_args(argv)
     print(f"# Hit@{args.k}: {args.folder}\n")
     if args.seeded_split is not None:
@@ -143,6 +192,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(report(args.folder, args.items, args.k, only=set(part), digits=args.digits))
         print(f"## all {len(chosen) + len(rest)}\n")
     print(report(args.folder, args.items, args.k, digits=args.digits), end="")
+    if args.by_resolution:
+        print("\n## by what the resolution did\n")
+        print(by_resolution(args.folder, args.items, args.k, digits=args.digits), end="")
     return 0
 
 

@@ -50,3 +50,26 @@ def test_the_seeded_split_is_the_harness_limit_and_its_complement(tmp_path, caps
     out = capsys.readouterr().out
     assert "## the seeded 4" in out and "## the other 6" in out and "## all 10" in out
     assert out.count("| all |") == 3 * 4  # raw, resolve and the two fusions, in each of the three tables
+
+
+def test_by_resolution_groups_items_by_what_the_resolve_arm_did(tmp_path, capsys):
+    rank_report = load()
+    folder, items = write(tmp_path, 4)
+    data = json.loads((folder / "results.json").read_text(encoding="utf-8"))
+    done = [
+        {"changed": False, "path": "reference"},
+        {"changed": True, "path": "reference", "entity": "Pulse POS", "restatement": None},
+        {"changed": True, "path": "reference", "restatement": "shops running Pulse POS"},
+        {"changed": True, "path": "text"},
+    ]
+    for record in data["records"]:
+        if record["arm"] == "resolve":
+            record["resolution"] = done[int(record["item"][1:])]
+    (folder / "results.json").write_text(json.dumps(data), encoding="utf-8")
+    table = rank_report.by_resolution(folder, items, 3, digits=1)
+    assert "| unchanged | 1 | 1.0 | 1.0 | 0/0 |" in table  # i0: raw finds d0 first
+    assert "| a name added | 1 | 0.0 | 1.0 | 1/0 |" in table  # i1: raw ranks d1 fourth
+    assert "| a restatement added | 1 | 1.0 | 1.0 | 0/0 |" in table
+    assert "| a short reply's meaning | 1 | 0.0 | 1.0 | 1/0 |" in table
+    assert rank_report.main([str(folder), "--items", str(items), "--by-resolution"]) == 0
+    assert "## by what the resolution did" in capsys.readouterr().out
