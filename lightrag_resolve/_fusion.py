@@ -23,7 +23,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
@@ -57,23 +57,22 @@ _fusing: ContextVar[RawSearch | None] = ContextVar("lightrag_resolve_raw_search_
 
 
 @contextmanager
-def recording(search: RawSearch) -> Iterator[RawSearch]:
+def _within(variable: ContextVar[RawSearch | None], search: RawSearch) -> Iterator[RawSearch]:
+    token = variable.set(search)
+    try:
+        yield search
+    finally:
+        variable.reset(token)
+
+
+def recording(search: RawSearch) -> AbstractContextManager[RawSearch]:
     """Within this block, in this task's context, keep the chunks the vector search finds for ``search.text``."""
-    token = _recording.set(search)
-    try:
-        yield search
-    finally:
-        _recording.reset(token)
+    return _within(_recording, search)
 
 
-@contextmanager
-def fusing(search: RawSearch) -> Iterator[RawSearch]:
+def fusing(search: RawSearch) -> AbstractContextManager[RawSearch]:
     """Within this block, in this task's context, fuse every vector chunk search with ``search``."""
-    token = _fusing.set(search)
-    try:
-        yield search
-    finally:
-        _fusing.reset(token)
+    return _within(_fusing, search)
 
 
 def _key(chunk: Chunk) -> Any:
