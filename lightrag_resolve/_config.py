@@ -71,6 +71,12 @@ class ResolverConfig:
     search on the visitor's own words, by reciprocal-rank fusion, so a
     resolution keeps what the words alone found; off by default, because
     where measured it cut losses but gave back more wins (contract §5.5).
+    ``fuse_standalone_question`` asks the model, for a reference the check
+    changed, for the message as one standalone question (the classic
+    condense step, one more call bounded by ``timeout``), and fuses the
+    resolved text's vector chunk search with the question's by
+    reciprocal-rank fusion; it takes the place of ``fuse_raw_search`` on the
+    turns where a question was accepted (contract §5.10).
     """
 
     enabled: bool = True
@@ -97,6 +103,7 @@ class ResolverConfig:
     reference_in_naive: bool = True
     restate_references: bool = True
     fuse_raw_search: bool = False
+    fuse_standalone_question: bool = False
     graph_lookup_timeout: float = 1.0
     structured_output: str = "auto"
     capture_content: bool | None = None
@@ -133,6 +140,7 @@ class ResolverConfig:
             "rewrite_accepted_offers",
             "restate_references",
             "fuse_raw_search",
+            "fuse_standalone_question",
         ):
             if not isinstance(getattr(self, name), bool):
                 raise TypeError(f"ResolverConfig.{name} must be a bool, got {getattr(self, name)!r}")

@@ -52,7 +52,8 @@ _SCAFFOLD = re.compile(
 )
 _NONE_ANSWERS = frozenset({"none", "null", "n/a", "na", "aucun", "aucune", "rien", "-"})
 _LABEL = re.compile(
-    r"^(?:search\s+query|query|rewritten\s+query|rewrite|requête|recherche|answer|réponse)\s*:\s*",
+    r"^(?:search\s+query|query|rewritten\s+query|rewrite|requête|recherche|answer|réponse"
+    r"|standalone\s+question|rewritten\s+question|question)\s*:\s*",
     re.IGNORECASE,
 )
 _QUOTES = "\"'`“”‘’«» "
@@ -103,6 +104,11 @@ class TextOutcome:
     fallback_reason: str | None
 
 
+def answer_line(output: str) -> str:
+    """A model's answer as one line: its first visible line, cleaned, without a label ("Query:") or quotes."""
+    return _LABEL.sub("", clean_single_line(_first_line(output))).strip(_QUOTES)
+
+
 def _first_line(text: str) -> str:
     """The first line with a visible character (a line of NULs or zero-width spaces is empty)."""
     for line in text.splitlines():
@@ -122,7 +128,7 @@ def enforce_text_query(output: Any, *, company_name: str | None, max_words: int)
     """
     if not isinstance(output, str):
         return TextOutcome(query=None, fallback_reason="unparsable")
-    line = _LABEL.sub("", clean_single_line(_first_line(output))).strip(_QUOTES)
+    line = answer_line(output)
     if is_none_answer(line):
         return TextOutcome(query=None, fallback_reason="empty")
     if is_scaffold(line):

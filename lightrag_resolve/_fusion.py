@@ -1,4 +1,4 @@
-"""contract §5.5: a resolved reference's chunk search, fused with the search on the visitor's words.
+"""contract §5.5 and §5.10: a resolved reference's chunk search, fused with a second search.
 
 A reference check that appends a name (or a restatement) to the visitor's
 message can still lead LightRAG's vector chunk search away from what the
@@ -10,7 +10,7 @@ fused (``naive``, and the chunk side of ``mix``); short replies never are,
 because their words are noise that fusion would drag back in (FINDINGS §3).
 
 The search on the visitor's words is usually already done: the speculative
-search of contract §7 ran it while the check decided. ``RawSearch`` records
+search of contract §7 ran it while the check decided. ``SecondSearch`` records
 that search's chunks, so the resolved retrieval fuses them instead of
 searching again; when it had not got that far, the words are searched beside
 the resolved text. ``_host`` installs ``vector_search`` in place of LightRAG's
@@ -30,7 +30,7 @@ from typing import Any
 
 from ._speculative import settle
 
-__all__ = ["RRF_K", "RawSearch", "fuse_chunks", "fusing", "recording", "vector_search"]
+__all__ = ["RRF_K", "SecondSearch", "fuse_chunks", "fusing", "recording", "vector_search"]
 
 logger = logging.getLogger("lightrag_resolve")
 
@@ -42,8 +42,11 @@ VectorSearch = Callable[..., Awaitable[list[Chunk]]]
 
 
 @dataclass
-class RawSearch:
-    """The visitor's own words, and the chunks LightRAG's vector search found for them, once known."""
+class SecondSearch:
+    """The text a resolved chunk search is fused with, and the chunks LightRAG's vector search found for it once known.
+
+    The visitor's words (§5.5) or a standalone question (§5.10).
+    """
 
     text: str
     chunks: list[Chunk] | None = field(default=None, repr=False)
@@ -52,12 +55,12 @@ class RawSearch:
         return isinstance(query, str) and query.strip() == self.text.strip()
 
 
-_recording: ContextVar[RawSearch | None] = ContextVar("lightrag_resolve_raw_search_recording", default=None)
-_fusing: ContextVar[RawSearch | None] = ContextVar("lightrag_resolve_raw_search_fusing", default=None)
+_recording: ContextVar[SecondSearch | None] = ContextVar("lightrag_resolve_raw_search_recording", default=None)
+_fusing: ContextVar[SecondSearch | None] = ContextVar("lightrag_resolve_raw_search_fusing", default=None)
 
 
 @contextmanager
-def _within(variable: ContextVar[RawSearch | None], search: RawSearch) -> Iterator[RawSearch]:
+def _within(variable: ContextVar[SecondSearch | None], search: SecondSearch) -> Iterator[SecondSearch]:
     token = variable.set(search)
     try:
         yield search
@@ -65,12 +68,12 @@ def _within(variable: ContextVar[RawSearch | None], search: RawSearch) -> Iterat
         variable.reset(token)
 
 
-def recording(search: RawSearch) -> AbstractContextManager[RawSearch]:
+def recording(search: SecondSearch) -> AbstractContextManager[SecondSearch]:
     """Within this block, in this task's context, keep the chunks the vector search finds for ``search.text``."""
     return _within(_recording, search)
 
 
-def fusing(search: RawSearch) -> AbstractContextManager[RawSearch]:
+def fusing(search: SecondSearch) -> AbstractContextManager[SecondSearch]:
     """Within this block, in this task's context, fuse every vector chunk search with ``search``."""
     return _within(_fusing, search)
 
@@ -98,14 +101,12 @@ def fuse_chunks(resolved: Sequence[Chunk], raw: Sequence[Chunk], *, limit: int, 
     return [first[key][2] for key in order[: max(0, limit)]]
 
 
-async def _raw_chunks(pending: asyncio.Future[list[Chunk]]) -> list[Chunk] | None:
-    """The raw search's chunks; ``None`` when it failed, which costs the fusion and never the query."""
+async def _second_chunks(pending: asyncio.Future[list[Chunk]]) -> list[Chunk] | None:
+    """The second search's chunks; ``None`` when it failed, which costs the fusion and never the query."""
     try:
         return await pending
     except Exception:
-        logger.warning(
-            "the vector search on the visitor's words raised; the resolved chunks are used alone", exc_info=True
-        )
+        logger.warning("the second vector search raised; the resolved chunks are used alone", exc_info=True)
         return None
 
 
@@ -129,7 +130,7 @@ async def vector_search(
         raw = asyncio.ensure_future(lightrag_search(fuse_with.text, chunks_vdb, query_param, None))
     try:
         resolved = await lightrag_search(query, chunks_vdb, query_param, query_embedding)
-        raw_chunks = fuse_with.chunks if raw is None else await _raw_chunks(raw)
+        raw_chunks = fuse_with.chunks if raw is None else await _second_chunks(raw)
     finally:
         if raw is not None:
             await settle(raw)

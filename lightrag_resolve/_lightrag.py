@@ -36,7 +36,7 @@ from lightrag.query_validation import meets_min_rag_query_weight
 from ._candidates import name_ngrams
 from ._config import ResolverConfig
 from ._conversation import Turn
-from ._fusion import RawSearch, fusing, recording
+from ._fusion import SecondSearch, fusing, recording
 from ._host import exempt_resolved, extract_keywords, install, keyword_role_llm, keyword_role_raw_func, run_sync
 from ._keyword_reuse import LightRAGKeywords, reuse_keywords
 from ._report import report
@@ -235,21 +235,26 @@ class ResolvingLightRAG(LightRAG):  # type: ignore[misc]  # LightRAG ships no ty
         resolution: Resolution,
         param: QueryParam,
         retrieve: Callable[[str, QueryParam], Awaitable[T]],
-        raw_search: RawSearch | None = None,
+        raw_search: SecondSearch | None = None,
     ) -> T:
-        """Retrieve on what ``resolution`` decided; a resolved reference's chunk search may fuse (§5.5).
+        """Retrieve on what ``resolution`` decided; a resolved reference's chunk search may fuse (§5.5, §5.10).
 
         ``raw_search``: the visitor's words with the chunks the speculative
-        search already found for them, if it got that far.
+        search already found for them, if it got that far. A standalone
+        question on the record takes the place of the visitor's words.
         """
         if not resolution.changed:
             return await retrieve(resolution.original_query, param)
         if resolution.has_keywords:
             param = replace(param, ll_keywords=list(resolution.ll_keywords), hl_keywords=list(resolution.hl_keywords))
-        fuse = self.query_resolver.config.fuse_raw_search and resolution.path == "reference"
+        second = None
+        if resolution.path == "reference" and resolution.standalone_question:
+            second = SecondSearch(resolution.standalone_question)
+        elif resolution.path == "reference" and self.query_resolver.config.fuse_raw_search:
+            second = raw_search or SecondSearch(resolution.original_query)
         with exempt_resolved(resolution.query), ExitStack() as scope:
-            if fuse:
-                scope.enter_context(fusing(raw_search or RawSearch(resolution.original_query)))
+            if second is not None:
+                scope.enter_context(fusing(second))
             return await retrieve(resolution.query, param)
 
     async def _retrieve_beside_check(
@@ -303,7 +308,7 @@ class ResolvingLightRAG(LightRAG):  # type: ignore[misc]  # LightRAG ships no ty
             return await self.query_resolver.run("reference", known, llm=llm, model=model)
 
         # The speculative search's chunks, kept for a fused resolved search (contract §5.5).
-        raw_search = RawSearch(turn.query) if config.fuse_raw_search else None
+        raw_search = SecondSearch(turn.query) if config.fuse_raw_search else None
 
         async def speculative(keywords: LightRAGKeywords | None) -> Any:
             searched = param

@@ -46,7 +46,10 @@ class Resolution:
     assistant's question that a short reply's text carries (contract §5.6),
     also when the model's answer was not used. ``restatement`` is the search
     query added to a follow-up that points back at something the reference
-    check could not name (contract §5.9). ``ll_keywords`` and
+    check could not name (contract §5.9). ``standalone_question`` is the
+    question a resolved reference's chunk search was fused with
+    (``fuse_standalone_question``, contract §5.10); the text stays ``query``.
+    ``ll_keywords`` and
     ``hl_keywords`` are both empty (LightRAG extracts its own) or both filled;
     the constructor refuses anything else, so no code path can hand LightRAG
     half a keyword query. ``raw_output`` is recorded encodable (a lone
@@ -71,6 +74,7 @@ class Resolution:
     dropped_keywords: tuple[str, ...] = ()
     context: str | None = None
     restatement: str | None = None
+    standalone_question: str | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "ll_keywords", tuple(self.ll_keywords))

@@ -49,6 +49,7 @@ from ._prompts import (
 from ._report import report
 from ._resolution import Path, Resolution
 from ._restatement import needs_restatement, restated
+from ._standalone import condense_prompt, standalone_question
 from ._tracing import query_span, resolver_span
 
 __all__ = ["GRAPH_MODES", "Resolver"]
@@ -68,7 +69,8 @@ class Resolver:
     assistant), ``points_back`` (may a longer follow-up refer to the conversation),
     ``keyword_prompt``/``parse_keywords``,
     ``text_prompt``/``parse_text``, ``reference_prompt``/``parse_reference`` and
-    ``restatement_prompt`` (read with ``parse_text``).
+    ``restatement_prompt`` (read with ``parse_text``) and ``condense_prompt``
+    (read with ``parse_standalone_question``).
     """
 
     def __init__(self, config: ResolverConfig | None = None) -> None:
@@ -133,6 +135,14 @@ class Resolver:
     def restatement_prompt(self, turn: Turn) -> Prompt:
         """The prompt that restates a follow-up the check could not name as a short search query (contract §5.9)."""
         return restatement_prompt(turn, max_words=self.config.max_query_words)
+
+    def condense_prompt(self, turn: Turn) -> Prompt:
+        """The prompt that asks for a resolved follow-up as one standalone question (contract §5.10)."""
+        return condense_prompt(turn)
+
+    def parse_standalone_question(self, output: str) -> str | None:
+        """The question in the condense answer, or ``None``; ``_standalone.standalone_question`` checks it after."""
+        return output
 
     # ---- routing ---------------------------------------------------------
 
@@ -366,12 +376,26 @@ class Resolver:
         before its pointing word: the pronoun then takes up that subject.
         """
         checked, proposed = await self._check(turn, llm, model=model)
-        if not (self.config.restate_references and needs_restatement(checked, proposed=proposed)):
+        if self.config.restate_references and needs_restatement(checked, proposed=proposed):
+            reply = await self._ask(self.restatement_prompt, turn, llm, self.config.reference_timeout)
+            if reply.text is not None:
+                parsed = self._read(self.parse_text, reply.text)
+                checked = restated(checked, turn, parsed, max_words=self.config.max_query_words)
+        if not (self.config.fuse_standalone_question and checked.changed):
             return checked
-        reply = await self._ask(self.restatement_prompt, turn, llm, self.config.reference_timeout)
+        return await self._with_standalone_question(checked, turn, llm)
+
+    async def _with_standalone_question(self, resolved: Resolution, turn: Turn, llm: LLMFunc) -> Resolution:
+        """``resolved`` with the standalone question its chunk search fuses with, or as it is (contract §5.10).
+
+        A failed, late or refused answer costs the fusion only: the turn
+        retrieves with the resolved text alone, as without the option.
+        """
+        reply = await self._ask(self.condense_prompt, turn, llm, self.config.timeout)
         if reply.text is None:
-            return checked
-        return restated(checked, turn, self._read(self.parse_text, reply.text), max_words=self.config.max_query_words)
+            return resolved
+        question = standalone_question(turn, self._read(self.parse_standalone_question, reply.text))
+        return resolved if question is None else replace(resolved, standalone_question=question)
 
     async def _check(self, turn: Turn, llm: LLMFunc, *, model: str | None) -> tuple[Resolution, str | None]:
         """The reference check's outcome, with the name proposed: the model's, or the window's sole candidate.

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from lightrag import QueryParam
 
 from lightrag_resolve import ResolverConfig
-from lightrag_resolve._fusion import RawSearch, fuse_chunks, fusing, recording, vector_search
+from lightrag_resolve._fusion import SecondSearch, fuse_chunks, fusing, recording, vector_search
 from test_reference_integration import ASK, HISTORY, RetrievalSpy, scripted
 
 chunk_ids = st.lists(st.sampled_from([f"chunk-{n}" for n in range(12)]), unique=True, max_size=8)
@@ -102,7 +102,7 @@ async def test_outside_a_resolution_the_search_is_lightrags_own():
 
 
 async def test_recording_keeps_the_chunks_of_the_visitors_words_only():
-    search, raw = FakeSearch(RANKINGS), RawSearch(WORDS)
+    search, raw = FakeSearch(RANKINGS), SecondSearch(WORDS)
     with recording(raw):
         await vector_search(search, RESOLVED, None, PARAM)
         assert raw.chunks is None
@@ -112,7 +112,7 @@ async def test_recording_keeps_the_chunks_of_the_visitors_words_only():
 
 async def test_fusing_uses_the_recorded_chunks_without_searching_the_words_again():
     search = FakeSearch(RANKINGS)
-    raw = RawSearch(WORDS, chunks=chunks(["d"]))
+    raw = SecondSearch(WORDS, chunks=chunks(["d"]))
     with fusing(raw):
         fused = await vector_search(search, RESOLVED, None, PARAM)
     assert search.calls == [RESOLVED]
@@ -121,7 +121,7 @@ async def test_fusing_uses_the_recorded_chunks_without_searching_the_words_again
 
 async def test_fusing_searches_the_words_beside_the_resolved_text_when_nothing_was_recorded():
     search = FakeSearch(RANKINGS)
-    with fusing(RawSearch(WORDS)):
+    with fusing(SecondSearch(WORDS)):
         fused = await vector_search(search, RESOLVED, None, PARAM)
     assert sorted(search.calls) == sorted([RESOLVED, WORDS])
     assert ids(fused) == ["c", "a", "b"]
@@ -129,13 +129,13 @@ async def test_fusing_searches_the_words_beside_the_resolved_text_when_nothing_w
 
 async def test_a_failed_search_on_the_words_costs_the_fusion_not_the_query():
     search = FakeSearch(RANKINGS, fail={WORDS})
-    with fusing(RawSearch(WORDS)):
+    with fusing(SecondSearch(WORDS)):
         assert ids(await vector_search(search, RESOLVED, None, PARAM)) == ["a", "b", "c"]
 
 
 async def test_a_failed_resolved_search_raises_and_leaves_no_search_running():
     search = FakeSearch(RANKINGS, fail={RESOLVED}, hold={WORDS})
-    with fusing(RawSearch(WORDS)), pytest.raises(RuntimeError, match="vector store down"):
+    with fusing(SecondSearch(WORDS)), pytest.raises(RuntimeError, match="vector store down"):
         await vector_search(search, RESOLVED, None, PARAM)
     assert search.cancelled == [WORDS]
     assert [task for task in asyncio.all_tasks() if task is not asyncio.current_task()] == []
@@ -145,7 +145,7 @@ async def test_a_cancelled_query_cancels_the_search_on_the_words():
     search = FakeSearch(RANKINGS, hold={WORDS, RESOLVED})
 
     async def query():
-        with fusing(RawSearch(WORDS)):
+        with fusing(SecondSearch(WORDS)):
             return await vector_search(search, RESOLVED, None, PARAM)
 
     task = asyncio.ensure_future(query())

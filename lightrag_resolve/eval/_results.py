@@ -67,6 +67,15 @@ class Record:
         return cls(**{key: value for key, value in data.items() if key in known})
 
 
+def _with_resolver_defaults(header: Mapping[str, Any], defaults: Mapping[str, Any]) -> Mapping[str, Any]:
+    """``header`` with the resolver knobs it lacks set to ``defaults``; a header without resolver settings is kept."""
+    settings = header.get("settings")
+    resolver = settings.get("resolver") if isinstance(settings, Mapping) else None
+    if not isinstance(resolver, Mapping) or not defaults:
+        return header
+    return {**header, "settings": {**settings, "resolver": {**defaults, **resolver}}}
+
+
 @dataclass(kw_only=True)
 class ResultsStore:
     """Records in memory, written to ``path`` atomically every ``save_every`` seconds and on ``save``."""
@@ -80,11 +89,22 @@ class ResultsStore:
         self._saved_at = time.monotonic()
 
     @classmethod
-    def open(cls, path: str | Path, header: Mapping[str, Any], *, fresh: bool = False) -> ResultsStore:
+    def open(
+        cls,
+        path: str | Path,
+        header: Mapping[str, Any],
+        *,
+        fresh: bool = False,
+        resolver_defaults: Mapping[str, Any] | None = None,
+    ) -> ResultsStore:
         """The store at ``path``, with the records already there unless ``fresh``.
 
         Raises ``ResultsMismatchError`` when the file was written for another
-        dataset, judge, model or retrieval settings.
+        dataset, judge, model or retrieval settings. A resolver knob the file's
+        header lacks (it was written before the knob existed) is read as its
+        value in ``resolver_defaults``: a knob is added with the behaviour the
+        library had before as its default, so such a file resumes under the
+        default and is refused under any other value.
         """
         path = Path(path)
         store = cls(path=path, header={"format": RESULTS_FORMAT, **header})
@@ -95,6 +115,7 @@ class ResultsStore:
         except (OSError, json.JSONDecodeError) as exc:
             raise ResultsMismatchError(f"{path}: cannot resume from it ({exc}); pass fresh=True to overwrite") from exc
         old = existing.get("header", {}) if isinstance(existing, dict) else {}
+        old = _with_resolver_defaults(old, resolver_defaults or {})
         for key in ("format", *_MUST_MATCH):
             if old.get(key) != store.header.get(key):
                 raise ResultsMismatchError(

@@ -290,7 +290,7 @@ async def run_eval(
         "settings": settings,
         "config": {**config_record, "arms": [arm.name for arm in arms]},
     }
-    store = ResultsStore.open(out / "results.json", header, fresh=fresh)
+    store = ResultsStore.open(out / "results.json", header, fresh=fresh, resolver_defaults=resolver_settings(None))
     todo = [(run, item, arm) for run in range(config.runs) for item in items for arm in arms
             if arm.applies_to(item) and not store.has(item.id, arm.name, run)]
     skipped = sum(1 for run in range(config.runs) for item in items for arm in arms

@@ -44,6 +44,8 @@ variable                                   meaning (default)
                                            accepts an offer too (``false``)
 ``RESOLVER_FUSE_RAW_SEARCH``               fuse a resolved reference's chunk search
                                            with the visitor's words (``false``)
+``RESOLVER_FUSE_STANDALONE_QUESTION``      fuse it with a standalone question, one
+                                           more model call (``false``)
 =========================================  ==========================================
 """
 
@@ -83,6 +85,7 @@ _SWITCHES = {
     "RESOLVER_REWRITE_PICKED_REPLIES": "rewrite_picked_replies",
     "RESOLVER_REWRITE_ACCEPTED_OFFERS": "rewrite_accepted_offers",
     "RESOLVER_FUSE_RAW_SEARCH": "fuse_raw_search",
+    "RESOLVER_FUSE_STANDALONE_QUESTION": "fuse_standalone_question",
 }
 _ENDPOINTS = ("RESOLVER_LLM", "RESOLVER_REFERENCE_LLM")
 _ENDPOINT_PARTS = ("BASE_URL", "MODEL", "API_KEY")

@@ -139,6 +139,21 @@ async def test_other_timeouts_do_not_resume_a_results_file(
         await _run(tiny_dataset, tmp_path / "out", models, workspace, runs=1, arms=("raw",))
 
 
+async def test_a_results_file_older_than_a_knob_resumes_under_its_default_only(
+    tiny_dataset: Path, tmp_path: Path, models: dict, workspace: str
+) -> None:
+    await _run(tiny_dataset, tmp_path / "out", models, workspace, runs=1, arms=("raw",))
+    path = tmp_path / "out" / "results.json"
+    data = json.loads(path.read_text(encoding="utf-8"))
+    del data["header"]["settings"]["resolver"]["fuse_raw_search"]  # as a file written before the knob existed
+    path.write_text(json.dumps(data), encoding="utf-8")
+    resumed = await _run(tiny_dataset, tmp_path / "out", models, workspace, runs=1, arms=("raw",))
+    assert (resumed.ran, resumed.skipped) == (0, 5)
+    with pytest.raises(ResultsMismatchError, match="settings"):
+        await _run(tiny_dataset, tmp_path / "out", models, workspace, runs=1, arms=("raw",),
+                   resolver=ResolverConfig(fuse_raw_search=True))
+
+
 async def test_report_only_runs_nothing_and_says_the_report_is_partial(
     tiny_dataset: Path, tmp_path: Path, models: dict, workspace: str
 ) -> None:

@@ -42,6 +42,36 @@ def test_a_file_of_another_evaluation_is_refused(tmp_path: Path, key: str) -> No
         ResultsStore.open(tmp_path / "results.json", {**HEADER, key: "other"})
 
 
+OLD_KNOBS = {"timeout": 10.0}
+DEFAULTS = {"timeout": 10.0, "fuse_raw_search": False}
+
+
+def _with_resolver(knobs: dict) -> dict:
+    return {**HEADER, "settings": {"k": 5, "resolver": knobs}}
+
+
+def test_a_knob_the_file_predates_is_read_as_its_default(tmp_path: Path) -> None:
+    old = ResultsStore.open(tmp_path / "results.json", _with_resolver(OLD_KNOBS))
+    old.add(_record())
+    old.save()
+    again = ResultsStore.open(tmp_path / "results.json", _with_resolver(DEFAULTS), resolver_defaults=DEFAULTS)
+    assert again.has("i1", "raw", 0)
+    assert again.header["settings"]["resolver"] == DEFAULTS  # saved from now on with the knob written out
+
+
+@pytest.mark.parametrize("now", [{"timeout": 10.0, "fuse_raw_search": True}, {"timeout": 30.0, "fuse_raw_search": False}])
+def test_a_knob_the_file_predates_refuses_any_other_value(tmp_path: Path, now: dict) -> None:
+    ResultsStore.open(tmp_path / "results.json", _with_resolver(OLD_KNOBS)).save()
+    with pytest.raises(ResultsMismatchError, match="settings"):
+        ResultsStore.open(tmp_path / "results.json", _with_resolver(now), resolver_defaults=DEFAULTS)
+
+
+def test_without_defaults_a_missing_knob_is_refused(tmp_path: Path) -> None:
+    ResultsStore.open(tmp_path / "results.json", _with_resolver(OLD_KNOBS)).save()
+    with pytest.raises(ResultsMismatchError, match="settings"):
+        ResultsStore.open(tmp_path / "results.json", _with_resolver(DEFAULTS))
+
+
 def test_an_unreadable_file_is_refused(tmp_path: Path) -> None:
     (tmp_path / "results.json").write_text("{", encoding="utf-8")
     with pytest.raises(ResultsMismatchError, match="cannot resume"):

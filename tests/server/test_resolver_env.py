@@ -45,6 +45,7 @@ def test_every_knob_is_read():
             "RESOLVER_REWRITE_PICKED_REPLIES": "on",
             "RESOLVER_REWRITE_ACCEPTED_OFFERS": "yes",
             "RESOLVER_FUSE_RAW_SEARCH": "on",
+            "RESOLVER_FUSE_STANDALONE_QUESTION": "true",
         }
     )
     assert config == ResolverConfig(
@@ -68,6 +69,7 @@ def test_every_knob_is_read():
         rewrite_picked_replies=True,
         rewrite_accepted_offers=True,
         fuse_raw_search=True,
+        fuse_standalone_question=True,
     )
 
 
@@ -142,6 +144,7 @@ def test_the_documented_variables_are_exactly_the_ones_read():
         "RESOLVER_REWRITE_PICKED_REPLIES",
         "RESOLVER_REWRITE_ACCEPTED_OFFERS",
         "RESOLVER_FUSE_RAW_SEARCH",
+        "RESOLVER_FUSE_STANDALONE_QUESTION",
         "RESOLVER_TIMEOUT",
         "RESOLVER_REFERENCE_TIMEOUT",
         "RESOLVER_GRAPH_LOOKUP_TIMEOUT",
