@@ -68,7 +68,8 @@ FORMATTED := lightrag_resolve/_errors.py lightrag_resolve/local/_models.py tests
 	tests/test_unprompted.py benchmarks/reference_text_probe.py \
 	lightrag_resolve/_pointers.py tests/test_pointers.py \
 	lightrag_resolve/_restatement.py tests/test_restatement.py \
-	lightrag_resolve/_fusion.py tests/test_fusion.py
+	lightrag_resolve/_fusion.py tests/test_fusion.py \
+	lightrag_resolve/_standalone.py tests/test_standalone.py
 
 ## examples: every script in examples/ (offline, no model)
 examples: $(VENV)/.installed-test

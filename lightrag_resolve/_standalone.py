@@ -37,6 +37,7 @@ CONDENSE_SYSTEM_PROMPT = (
 STANDALONE_MAX_TOKENS = 64
 """The question's budget: a standalone question of about 30 words; a longer one is cut to ``MAX_QUERY_CHARS``."""
 
+
 def condense_prompt(turn: Turn) -> Prompt:
     """Ask for the follow-up as one standalone question, over the window the check read."""
     user = f"Conversation:\n{turn.history_text}\n\nFollow-up message: {turn.prompt_query}\n\nStandalone question:"

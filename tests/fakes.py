@@ -34,6 +34,8 @@ def prompt_role(prompt: str, system_prompt: str | None, kwargs: dict[str, Any] |
         return "reference"
     if system.startswith("You help a search engine understand a follow-up message"):
         return "restatement"
+    if system.startswith("Restate the user's follow-up message as one standalone question"):
+        return "standalone"
     if "expert keyword extractor" in prompt or "expert keyword extractor" in system:
         return "lightrag_keywords"
     if (kwargs or {}).get("response_format") == {"type": "json_object"}:
@@ -99,6 +101,7 @@ _DEFAULTS: dict[str, Any] = {
     "text": "NONE",
     "reference": "KEEP",
     "restatement": "NONE",
+    "standalone": "NONE",
     "lightrag_keywords": '{"high_level_keywords": [], "low_level_keywords": []}',
     "answer": "An answer from the context.",
 }

@@ -22,7 +22,7 @@ async def test_first_turn_is_searched_as_written_without_a_call() -> None:
 
 
 async def test_every_follow_up_is_rewritten_even_a_standalone_question() -> None:
-    llm = ScriptedLLM(replies={"answer": "How many offices does Helix have in France?"})
+    llm = ScriptedLLM(replies={"standalone": "How many offices does Helix have in France?"})
     long_question = "How many offices does Helix have, and in which French cities are they located today?"
     result = await CondenseRewriter().rewrite(long_question, HISTORY, llm)
     assert result.outcome == "rewritten"
@@ -31,7 +31,7 @@ async def test_every_follow_up_is_rewritten_even_a_standalone_question() -> None
 
 
 async def test_prompt_shows_the_whole_conversation_by_default() -> None:
-    llm = ScriptedLLM(replies={"answer": "Which retailers run Pulse POS?"})
+    llm = ScriptedLLM(replies={"standalone": "Which retailers run Pulse POS?"})
     history = HISTORY * 3
     await CondenseRewriter().rewrite("Which retailers run it?", history, llm)
     assert llm.calls[0].prompt.count("User: Tell me about your loyalty terminal.") == 3
@@ -39,7 +39,7 @@ async def test_prompt_shows_the_whole_conversation_by_default() -> None:
 
 
 async def test_history_window_can_be_limited() -> None:
-    llm = ScriptedLLM(replies={"answer": "Which retailers run Pulse POS?"})
+    llm = ScriptedLLM(replies={"standalone": "Which retailers run Pulse POS?"})
     await CondenseRewriter(history_messages=1).rewrite("Which retailers run it?", HISTORY, llm)
     assert "Tell me about" not in llm.calls[0].prompt
 
@@ -60,12 +60,12 @@ def test_clean_condensed(reply: object, expected: str) -> None:
 
 @pytest.mark.parametrize(("reply", "outcome"), [("", "empty"), ("Which retailers run it?", "same")])
 async def test_empty_or_identical_replies_search_the_visitor_words(reply: str, outcome: str) -> None:
-    llm = ScriptedLLM(replies={"answer": reply})
+    llm = ScriptedLLM(replies={"standalone": reply})
     result = await CondenseRewriter().rewrite("Which retailers run it?", HISTORY, llm)
     assert (result.text, result.outcome) == ("Which retailers run it?", outcome)
 
 
 async def test_model_error_searches_the_visitor_words() -> None:
-    llm = ScriptedLLM(replies={"answer": TimeoutError()})
+    llm = ScriptedLLM(replies={"standalone": TimeoutError()})
     result = await CondenseRewriter().rewrite("Yes", HISTORY, llm)
     assert (result.text, result.outcome) == ("Yes", "llm_error")

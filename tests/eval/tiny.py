@@ -88,6 +88,7 @@ def scripted_llm() -> ScriptedLLM:
             "keywords": lambda call: KEYWORDS.get(_message(call.prompt, "Reply"), "NONE"),
             "text": lambda call: TEXT.get(_message(call.prompt, "Reply"), "NONE"),
             "reference": _reference,
+            "standalone": _answer,  # the prose arm's condense prompt
             "answer": _answer,
         }
     )

@@ -1,0 +1,224 @@
+"""contract §5.10: a resolved reference's chunk search, fused with one standalone question's."""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+
+import pytest
+from hypothesis import given
+from lightrag import QueryParam
+
+from fakes import ScriptedLLM
+from lightrag_resolve import Message, Resolution, Resolver, ResolverConfig, Turn
+from lightrag_resolve._fusion import fuse_chunks
+from lightrag_resolve._grounding import unestablished_names
+from lightrag_resolve._standalone import CONDENSE_SYSTEM_PROMPT, condense_prompt, standalone_question
+from lightrag_resolve._text import MAX_QUERY_CHARS
+from lightrag_resolve.eval._prose import SYSTEM_PROMPT as PROSE_SYSTEM_PROMPT
+from strategies import model_output
+from test_fusion import PRODUCT_SHEETS, ids
+from test_reference_integration import ASK, HISTORY
+
+TURN = Turn(query=ASK, history=tuple(Message(**message) for message in HISTORY), mode="naive", company_name="Helix")
+SHOPS = (  # two candidates: the check asks the model
+    Message(role="user", content="What do you sell to shops?"),
+    Message(role="assistant", content="For shops Helix sells Pulse POS and Orbit CRM, often together."),
+)
+TWO = Turn(query=ASK, history=SHOPS, mode="naive", company_name="Helix")
+QUESTION = "Which retailers already run the Pulse POS loyalty terminal?"
+ON = ResolverConfig(company_name="Helix", fuse_standalone_question=True)
+
+
+def run(coro):
+    return asyncio.run(coro)
+
+
+# ---- the prompt and the checks on its answer -------------------------------------------
+
+
+def test_the_library_sends_the_condense_instruction_the_prose_baseline_measures():
+    assert CONDENSE_SYSTEM_PROMPT == PROSE_SYSTEM_PROMPT
+    prompt = condense_prompt(TURN)
+    assert prompt.system == CONDENSE_SYSTEM_PROMPT
+    assert "Pulse POS is the Helix loyalty terminal" in prompt.user and prompt.user.endswith("Standalone question:")
+    assert f"Follow-up message: {ASK}" in prompt.user
+
+
+@pytest.mark.parametrize(
+    ("output", "expected"),
+    [
+        (QUESTION, QUESTION),
+        (f"Standalone question: «{QUESTION}»\nSome explanation.", QUESTION),
+        (f"\n\n  {QUESTION}  ", QUESTION),
+        ("Which Helix retailers run Pulse POS?", "Which Helix retailers run Pulse POS?"),  # the company is established
+    ],
+)
+def test_a_question_made_of_the_conversations_names_is_kept_on_one_line(output, expected):
+    assert standalone_question(TURN, output) == expected
+
+
+@pytest.mark.parametrize(
+    "output",
+    [
+        None,
+        "",
+        "NONE",
+        "RESOLVE: Pulse POS",  # the check's own format: the model answered the wrong question
+        "KEEP",
+        ASK,  # the visitor's message again adds nothing
+        f"  {ASK.upper()} ",
+        "Which retailers in Berlin run the Pulse POS terminal?",  # Berlin: a name the conversation did not establish
+        "Follow-up message:",  # the prompt's scaffold
+    ],
+)
+def test_a_question_that_adds_nothing_or_brings_a_new_name_is_refused(output):
+    assert standalone_question(TURN, output) is None
+
+
+@given(model_output)
+def test_any_answer_gives_one_short_established_line_or_nothing(output):
+    question = standalone_question(TURN, output)
+    if question is None:
+        return
+    assert question == question.strip() and "\n" not in question and len(question) <= MAX_QUERY_CHARS
+    assert question.casefold() != ASK.casefold()
+    known = (*TURN.message_texts, "Helix")
+    assert not unestablished_names(question, message=ASK, history=known, candidates=TURN.candidates)
+
+
+# ---- the resolver ------------------------------------------------------------------------------
+
+
+def test_a_resolved_reference_gets_one_more_call_and_keeps_its_text():
+    llm = ScriptedLLM(replies={"reference": "RESOLVE: Pulse POS", "standalone": QUESTION})
+    resolution = run(Resolver(ON).resolve(TWO, llm=llm))
+    assert llm.roles() == ["reference", "standalone"]
+    assert resolution.query == f"Pulse POS — {ASK}" and resolution.entity == "Pulse POS"
+    assert resolution.standalone_question == QUESTION
+    assert resolution.to_dict()["standalone_question"] == QUESTION
+
+
+def test_a_restated_reference_gets_the_question_too():
+    llm = ScriptedLLM(
+        replies={"reference": "AMBIGUOUS", "restatement": "retailers running Pulse POS", "standalone": QUESTION}
+    )
+    resolution = run(Resolver(ON).resolve(TWO, llm=llm))
+    assert llm.roles() == ["reference", "restatement", "standalone"]
+    assert resolution.restatement is not None and resolution.standalone_question == QUESTION
+
+
+@pytest.mark.parametrize("reference", ["KEEP", "AMBIGUOUS", "gibberish", RuntimeError("down")])
+def test_a_turn_the_check_left_unchanged_pays_no_call(reference):
+    llm = ScriptedLLM(replies={"reference": reference, "standalone": QUESTION})
+    resolution = run(Resolver(ON).resolve(TWO, llm=llm))
+    assert "standalone" not in llm.roles()
+    assert not resolution.changed and resolution.standalone_question is None
+
+
+def test_off_by_default():
+    llm = ScriptedLLM(replies={"reference": "RESOLVE: Pulse POS", "standalone": QUESTION})
+    resolution = run(Resolver(ResolverConfig(company_name="Helix")).resolve(TWO, llm=llm))
+    assert llm.roles() == ["reference"] and resolution.standalone_question is None
+
+
+def test_a_short_reply_is_never_condensed():
+    llm = ScriptedLLM(replies={"text": "German course level B1", "standalone": QUESTION})
+    history = (Message(role="assistant", content="German from A1 to C1. Are you looking for A1 or B1?"),)
+    resolution = run(Resolver(ON).resolve(Turn(query="B1 please", history=history, mode="naive"), llm=llm))
+    assert "standalone" not in llm.roles() and resolution.standalone_question is None
+
+
+@pytest.mark.parametrize("reply", [RuntimeError("down"), "NONE", "Which retailers in Berlin run it?"])
+def test_a_failed_or_refused_question_costs_the_fusion_only(reply):
+    llm = ScriptedLLM(replies={"reference": "RESOLVE: Pulse POS", "standalone": reply})
+    resolution = run(Resolver(ON).resolve(TWO, llm=llm))
+    assert resolution.query == f"Pulse POS — {ASK}" and resolution.standalone_question is None
+    assert resolution.fallback_reason is None
+
+
+def test_a_slow_question_meets_the_rewrite_timeout():
+    llm = ScriptedLLM(replies={"reference": "RESOLVE: Pulse POS", "standalone": QUESTION}, delays={"standalone": 30})
+    config = ResolverConfig(company_name="Helix", fuse_standalone_question=True, timeout=0.05, reference_timeout=60)
+    resolution = run(Resolver(config).resolve(TWO, llm=llm))
+    assert resolution.query == f"Pulse POS — {ASK}" and resolution.standalone_question is None
+
+
+def test_the_prompt_and_parser_are_override_points():
+    class Shop(Resolver):
+        def condense_prompt(self, turn):
+            prompt = super().condense_prompt(turn)
+            return type(prompt)(system="Custom condense.", user=prompt.user)
+
+        def parse_standalone_question(self, output):
+            return output.removeprefix(">> ")
+
+    llm = ScriptedLLM(replies={"reference": "RESOLVE: Pulse POS", "answer": f">> {QUESTION}"})
+    resolution = run(Shop(ON).resolve(TWO, llm=llm))
+    assert llm.calls[-1].system_prompt == "Custom condense."
+    assert resolution.standalone_question == QUESTION
+
+
+# ---- on a real LightRAG ----------------------------------------------------------------------
+
+
+async def _rag(make_rag, question: str, **config):
+    llm = ScriptedLLM(
+        replies={
+            "reference": "RESOLVE: Pulse POS",
+            "standalone": question,
+            "lightrag_keywords": '{"high_level_keywords": [], "low_level_keywords": []}',
+        }
+    )
+    rag = await make_rag(llm, resolver=ResolverConfig(**config))
+    await rag.ainsert_custom_kg(
+        {"chunks": [{"content": text, "source_id": f"doc-sheet-{n}"} for n, text in enumerate(PRODUCT_SHEETS)]}
+    )
+    return rag
+
+
+def _param(**fields) -> QueryParam:
+    return QueryParam(mode="naive", chunk_top_k=2, enable_rerank=False, **fields)
+
+
+async def _plain(rag, text: str) -> list[dict]:
+    return (await rag.aquery_data(text, _param(), resolve=False))["data"]["chunks"]
+
+
+async def test_the_resolved_chunk_search_is_fused_with_the_questions(make_rag, monkeypatch):
+    question = "Which retailers run it? Pulse POS."  # a text whose search ranks the sheets otherwise
+    rag = await _rag(make_rag, question, fuse_standalone_question=True)
+    resolved, asked = await _plain(rag, f"Pulse POS — {ASK}"), await _plain(rag, question)
+    searched: list[str] = []
+    query = rag.chunks_vdb.query
+
+    async def counted(text, *args, **kwargs):
+        searched.append(text)
+        return await query(text, *args, **kwargs)
+
+    monkeypatch.setattr(rag.chunks_vdb, "query", counted)
+    caller = _param(conversation_history=list(HISTORY))
+    before = copy.deepcopy(caller)
+    result = await rag.aquery_data(ASK, caller)
+    recorded = result["metadata"]["resolution"]
+    assert recorded["query"] == f"Pulse POS — {ASK}" and recorded["standalone_question"] == question
+    assert ids(result["data"]["chunks"]) == ids(fuse_chunks(resolved, asked, limit=2))
+    assert sorted(searched[-2:]) == sorted([f"Pulse POS — {ASK}", question])  # beside the resolved search
+    assert caller == before
+
+
+async def test_a_resolution_in_hand_retrieves_with_its_question(make_rag):
+    question = "Which retailers run it? Pulse POS."
+    rag = await _rag(make_rag, question)  # the switch is off: the record alone says what to fuse with
+    resolved, asked = await _plain(rag, f"Pulse POS — {ASK}"), await _plain(rag, question)
+    given = Resolution(
+        query=f"Pulse POS — {ASK}",
+        original_query=ASK,
+        mode="naive",
+        path="reference",
+        decision="resolve",
+        entity="Pulse POS",
+        standalone_question=question,
+    )
+    outcome = await rag.aretrieve(ASK, _param(conversation_history=list(HISTORY)), resolution=given)
+    assert ids(outcome.result["data"]["chunks"]) == ids(fuse_chunks(resolved, asked, limit=2))
