@@ -22,12 +22,13 @@ def report(resolution: Resolution, config: ResolverConfig) -> None:
     """
     if resolution.changed:
         logger.info(
-            "resolved turn: path=%s mode=%s decision=%s fallback=%s restated=%s model=%s elapsed_ms=%.0f",
+            "resolved turn: path=%s mode=%s decision=%s fallback=%s restated=%s question=%s model=%s elapsed_ms=%.0f",
             resolution.path,
             resolution.mode,
             resolution.decision,
             resolution.fallback_reason,
             resolution.restatement is not None,
+            resolution.standalone_question is not None,
             resolution.model,
             resolution.elapsed_ms,
         )

@@ -236,7 +236,7 @@ class ResolverSpan:
         self._span = span
 
     def record(self, resolution: Resolution) -> None:
-        """The outcome; the reference check also gets decision, rejected reason, entity and whether it restated."""
+        """The outcome; a reference check also gets its decision, rejected reason, entity, restated and question flags."""
         span = self._span
         try:
             _record_outcome(span, resolution)
@@ -247,6 +247,7 @@ class ResolverSpan:
                 span.set("rejected_reason", resolution.rejected_reason)
                 span.set("entity", resolution.entity)
                 span.set("restated", resolution.restatement is not None)
+                span.set("standalone_question", resolution.standalone_question is not None)
         except Exception:
             logger.debug("recording the resolution on the span raised", exc_info=True)
 

@@ -129,6 +129,15 @@ async def test_text_path_records_the_resolver_span(traced):
     assert "lightrag_resolve.fallback_reason" not in attrs(child)
 
 
+@pytest.mark.parametrize("question", ["Which retailers already run Pulse POS?", "NONE"])
+async def test_reference_span_says_whether_a_standalone_question_was_fused(traced, question):
+    llm = ScriptedLLM(replies={"reference": "RESOLVE: Pulse POS", "standalone": question})
+    resolution = await resolve(traced, REFERENCE_QUERY, llm, fuse_standalone_question=True)
+    fused = resolution.standalone_question is not None
+    assert fused is (question != "NONE")
+    assert attrs(traced.one("lightrag_resolve.reference"))["lightrag_resolve.standalone_question"] is fused
+
+
 @pytest.mark.parametrize(
     ("reply", "decision", "changed", "reason"),
     [
