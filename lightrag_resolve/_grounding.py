@@ -28,6 +28,7 @@ __all__ = [
     "ground_reference_name",
     "mentions_other_option",
     "resolved_meaning",
+    "unestablished_in",
     "unestablished_names",
     "without_other_options",
 ]
@@ -121,6 +122,16 @@ def unestablished_names(text: str, *, message: str, history: Sequence[str], cand
         if not contains_phrase(texts, word):
             unknown.append(word)
     return tuple(unknown)
+
+
+def unestablished_in(turn: Turn, text: str) -> tuple[str, ...]:
+    """``unestablished_names`` of a model's text against what the turn established.
+
+    The visitor's message, the window's messages, its candidates and the
+    configured company's name (which the rewrite checks append) all count.
+    """
+    known = (*turn.message_texts, turn.company_name) if turn.company_name else turn.message_texts
+    return unestablished_names(text, message=turn.query, history=known, candidates=turn.candidates)
 
 
 def resolved_meaning(turn: Turn, text: object, keywords: tuple[str, ...] = (), *, max_words: int) -> str | None:

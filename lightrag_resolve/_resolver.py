@@ -373,7 +373,9 @@ class Resolver:
         When the check sees the message point back and names nothing, the
         message is restated (contract §5.9), unless ``restate_references`` is
         off, or the name the check proposed is the message's own, written
-        before its pointing word: the pronoun then takes up that subject.
+        before its pointing word: the pronoun then takes up that subject. A
+        changed outcome then asks for a standalone question to fuse with, when
+        ``fuse_standalone_question`` is on (contract §5.10).
         """
         checked, proposed = await self._check(turn, llm, model=model)
         if self.config.restate_references and needs_restatement(checked, proposed=proposed):

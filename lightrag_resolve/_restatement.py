@@ -22,7 +22,7 @@ from typing import Any
 
 from ._conversation import Turn
 from ._enforce import append_meaning, contains_phrase, enforce_text_query, name_with_message
-from ._grounding import unestablished_names
+from ._grounding import unestablished_in
 from ._parse import parse_reference_answer
 from ._pointers import named_before_pointing
 from ._resolution import Resolution
@@ -73,8 +73,7 @@ def restated(checked: Resolution, turn: Turn, output: Any, *, max_words: int) ->
     query = enforce_text_query(output, company_name=turn.company_name, max_words=max_words).query
     if query is None:
         return checked
-    known = (*turn.message_texts, turn.company_name) if turn.company_name else turn.message_texts
-    unknown = unestablished_names(query, message=turn.query, history=known, candidates=turn.candidates)
+    unknown = unestablished_in(turn, query)
     if unknown:
         logger.debug("restatement refused: %s are not in the conversation", ", ".join(unknown))
         return checked

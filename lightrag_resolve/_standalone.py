@@ -20,7 +20,7 @@ from typing import Any
 
 from ._conversation import Turn
 from ._enforce import answer_line, is_none_answer, is_scaffold
-from ._grounding import unestablished_names
+from ._grounding import unestablished_in
 from ._parse import parse_reference_answer
 from ._prompts import ONE_LINE, Prompt
 from ._text import MAX_QUERY_CHARS, clip_chars
@@ -58,7 +58,6 @@ def standalone_question(turn: Turn, output: Any) -> str | None:
         return None
     if line.casefold() == " ".join(turn.query.split()).casefold():
         return None
-    known = (*turn.message_texts, turn.company_name) if turn.company_name else turn.message_texts
-    if unestablished_names(line, message=turn.query, history=known, candidates=turn.candidates):
+    if unestablished_in(turn, line):
         return None
     return line

@@ -57,6 +57,11 @@ def test_text_query_examples():
     assert enforce_text_query("Le visiteur veut l'offre santé", company_name=None, max_words=8).fallback_reason == "scaffold"
 
 
+@pytest.mark.parametrize("label", ["Question", "Standalone question", "rewritten question", "Search query"])
+def test_a_question_label_is_removed_like_a_query_label(label):
+    assert enforce_text_query(f"{label}: German course B1", company_name=None, max_words=8).query == "German course B1"
+
+
 def test_scaffold_detection_in_english_and_french():
     for text in [
         "1. Health",
