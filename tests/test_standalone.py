@@ -222,3 +222,21 @@ async def test_a_resolution_in_hand_retrieves_with_its_question(make_rag):
     )
     outcome = await rag.aretrieve(ASK, _param(conversation_history=list(HISTORY)), resolution=given)
     assert ids(outcome.result["data"]["chunks"]) == ids(fuse_chunks(resolved, asked, limit=2))
+
+
+async def test_cancelling_the_query_during_the_question_cancels_its_call(make_rag):
+    llm = ScriptedLLM(replies={"reference": "RESOLVE: Pulse POS", "standalone": QUESTION}, delays={"standalone": 30.0})
+    rag = await make_rag(llm, resolver=ON)
+    before = asyncio.all_tasks()
+    task = asyncio.ensure_future(rag.aquery_data(ASK, _param(conversation_history=list(HISTORY))))
+    while ("start", "standalone") not in llm.events:
+        await asyncio.sleep(0.005)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    await asyncio.sleep(0)
+    assert ("cancelled", "standalone") in llm.events
+    assert "answer" not in llm.roles()
+    leftover = [t for t in asyncio.all_tasks() - before - {asyncio.current_task()} if not t.done()]
+    # Only LightRAG's own queue machinery may run on (contract §7): its workers and an embedding it had started.
+    assert {t.get_coro().__qualname__ for t in leftover} <= {"Queue.get", "_embed"}
