@@ -27,25 +27,17 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from lightrag import LightRAG, QueryParam
+from reference_text_probe import hit_at, open_index, print_table  # run as a script: benchmarks/ is on the path
 
 from lightrag_resolve import _host
 from lightrag_resolve._fusion import SecondSearch, fusing
-from lightrag_resolve.local import e5_embedding, offline_tokenizer
 
 COLUMNS = ("raw", "resolve (recorded)", "prose (recorded)", "resolved", "fused with the words", "fused with prose")
-
-
-def hit_at(ranked: Sequence[str], relevant: set[str], k: int) -> int:
-    return int(bool(relevant & set(ranked[:k])))
-
-
-async def nothing(*args: Any, **kwargs: Any) -> str:
-    raise RuntimeError("the probe retrieves in naive mode and calls no model")
 
 
 async def documents(rag: LightRAG, text: str, second: str | None = None) -> list[str]:
@@ -75,18 +67,7 @@ async def probe(folder: Path, items_path: Path, k: int) -> dict[str, dict[str, i
         if record["run"] == 0:
             by_item.setdefault(record["item"], {})[record["arm"]] = record
     _host.install()  # the vector search seam that ``fusing`` acts through
-    index = folder / "lightrag"
-    workspace = next(path.name for path in index.iterdir() if path.is_dir())
-    rag = LightRAG(
-        working_dir=str(index),
-        workspace=workspace,
-        llm_model_func=nothing,
-        embedding_func=e5_embedding(),
-        tokenizer=offline_tokenizer(),
-        enable_llm_cache=False,
-        default_embedding_timeout=1800,
-    )
-    await rag.initialize_storages()
+    rag = await open_index(folder)
     rows: dict[str, dict[str, int]] = {}
     try:
         for item_id, arms in by_item.items():
@@ -121,12 +102,7 @@ def main() -> None:
     if not rows:
         raise SystemExit("no changed reference with relevant documents in these records")
     print(f"{len(rows)} changed references, hit@{args.k}, wins/losses against raw")
-    print("| text | hits | wins/losses |\n|---|---|---|")
-    for column in COLUMNS:
-        hits = sum(row[column] for row in rows.values())
-        wins = sum(row[column] > row["raw"] for row in rows.values())
-        losses = sum(row[column] < row["raw"] for row in rows.values())
-        print(f"| {column} | {hits} | {wins}/{losses} |")
+    print_table(rows, COLUMNS)
 
 
 if __name__ == "__main__":

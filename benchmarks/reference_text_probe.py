@@ -82,13 +82,8 @@ async def nothing(*args: Any, **kwargs: Any) -> str:
     raise RuntimeError("the probe retrieves in naive mode and calls no model")
 
 
-async def probe(folder: Path, items_path: Path, k: int) -> dict[str, dict[str, int]]:
-    items = {row["id"]: row for row in map(json.loads, items_path.read_text(encoding="utf-8").splitlines()) if row}
-    records = json.loads((folder / "results.json").read_text(encoding="utf-8"))["records"]
-    by_item: dict[str, dict[str, Any]] = {}
-    for record in records:
-        if record["run"] == 0:
-            by_item.setdefault(record["item"], {})[record["arm"]] = record
+async def open_index(folder: Path) -> LightRAG:
+    """The evaluation folder's stored index (``lightrag/``), with the local embedding and no model, initialised."""
     index = folder / "lightrag"
     workspace = next(path.name for path in index.iterdir() if path.is_dir())
     rag = LightRAG(
@@ -101,6 +96,17 @@ async def probe(folder: Path, items_path: Path, k: int) -> dict[str, dict[str, i
         default_embedding_timeout=1800,
     )
     await rag.initialize_storages()
+    return rag
+
+
+async def probe(folder: Path, items_path: Path, k: int) -> dict[str, dict[str, int]]:
+    items = {row["id"]: row for row in map(json.loads, items_path.read_text(encoding="utf-8").splitlines()) if row}
+    records = json.loads((folder / "results.json").read_text(encoding="utf-8"))["records"]
+    by_item: dict[str, dict[str, Any]] = {}
+    for record in records:
+        if record["run"] == 0:
+            by_item.setdefault(record["item"], {})[record["arm"]] = record
+    rag = await open_index(folder)
     rows: dict[str, dict[str, int]] = {}
     try:
         for item_id, arms in by_item.items():
@@ -127,6 +133,16 @@ async def probe(folder: Path, items_path: Path, k: int) -> dict[str, dict[str, i
     return rows
 
 
+def print_table(rows: Mapping[str, Mapping[str, int]], columns: Sequence[str]) -> None:
+    """One Markdown row per column: its hits over the items, and its wins/losses against ``raw``."""
+    print("| text | hits | wins/losses |\n|---|---|---|")
+    for column in columns:
+        hits = sum(row[column] for row in rows.values())
+        wins = sum(row[column] > row["raw"] for row in rows.values())
+        losses = sum(row[column] < row["raw"] for row in rows.values())
+        print(f"| {column} | {hits} | {wins}/{losses} |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("folder", type=Path, help="an evaluation's dataset folder (results.json and lightrag/)")
@@ -137,12 +153,7 @@ def main() -> None:
     if not rows:
         raise SystemExit("no resolved reference with relevant documents in these records")
     print(f"{len(rows)} resolved references, hit@{args.k}, wins/losses against raw")
-    print("| text | hits | wins/losses |\n|---|---|---|")
-    for column in next(iter(rows.values())):
-        hits = sum(row[column] for row in rows.values())
-        wins = sum(row[column] > row["raw"] for row in rows.values())
-        losses = sum(row[column] < row["raw"] for row in rows.values())
-        print(f"| {column} | {hits} | {wins}/{losses} |")
+    print_table(rows, list(next(iter(rows.values()))))
 
 
 if __name__ == "__main__":

@@ -165,26 +165,21 @@ PRODUCT_SHEETS = [  # what "Pulse POS — Which retailers already run it?" finds
 ]
 
 
-async def _rag(make_rag, **config):
-    rag = await make_rag(scripted("RESOLVE: Pulse POS", delays={"reference": 0.3}), resolver=ResolverConfig(**config))
+async def with_product_sheets(rag):
+    """``rag`` with ``PRODUCT_SHEETS`` inserted as chunks, one document each."""
     await rag.ainsert_custom_kg(
         {"chunks": [{"content": text, "source_id": f"doc-sheet-{n}"} for n, text in enumerate(PRODUCT_SHEETS)]}
     )
     return rag
 
 
-def _param(**fields) -> QueryParam:
-    return QueryParam(mode="naive", chunk_top_k=2, enable_rerank=False, **fields)
+async def _rag(make_rag, **config):
+    llm = scripted("RESOLVE: Pulse POS", delays={"reference": 0.3})
+    return await with_product_sheets(await make_rag(llm, resolver=ResolverConfig(**config)))
 
 
-async def _plain(rag, text: str) -> list[dict]:
-    return (await rag.aquery_data(text, _param(), resolve=False))["data"]["chunks"]
-
-
-async def test_a_resolved_reference_keeps_what_the_visitors_words_found(make_rag, monkeypatch):
-    rag = await _rag(make_rag, fuse_raw_search=True)
-    words, resolved = await _plain(rag, ASK), await _plain(rag, f"Pulse POS — {ASK}")
-    assert ids(words)[0] not in ids(resolved)  # the resolved text alone loses what the words found first
+def count_vector_searches(rag, monkeypatch) -> list[str]:
+    """The texts ``rag``'s chunk vector store is queried with from now on, in order."""
     searched: list[str] = []
     query = rag.chunks_vdb.query
 
@@ -193,7 +188,24 @@ async def test_a_resolved_reference_keeps_what_the_visitors_words_found(make_rag
         return await query(text, *args, **kwargs)
 
     monkeypatch.setattr(rag.chunks_vdb, "query", counted)
-    caller = _param(conversation_history=list(HISTORY))
+    return searched
+
+
+def naive_param(**fields) -> QueryParam:
+    return QueryParam(mode="naive", chunk_top_k=2, enable_rerank=False, **fields)
+
+
+async def plain_chunks(rag, text: str) -> list[dict]:
+    """What plain LightRAG's ``naive`` search finds for ``text``: no resolution, no fusion."""
+    return (await rag.aquery_data(text, naive_param(), resolve=False))["data"]["chunks"]
+
+
+async def test_a_resolved_reference_keeps_what_the_visitors_words_found(make_rag, monkeypatch):
+    rag = await _rag(make_rag, fuse_raw_search=True)
+    words, resolved = await plain_chunks(rag, ASK), await plain_chunks(rag, f"Pulse POS — {ASK}")
+    assert ids(words)[0] not in ids(resolved)  # the resolved text alone loses what the words found first
+    searched = count_vector_searches(rag, monkeypatch)
+    caller = naive_param(conversation_history=list(HISTORY))
     before = copy.deepcopy(caller)
     result = await rag.aquery_data(ASK, caller)
     assert result["metadata"]["resolution"]["query"] == f"Pulse POS — {ASK}"
@@ -205,16 +217,16 @@ async def test_a_resolved_reference_keeps_what_the_visitors_words_found(make_rag
 
 async def test_without_the_switch_a_resolved_reference_retrieves_on_its_text_alone(make_rag):
     rag = await _rag(make_rag)
-    resolved = await _plain(rag, f"Pulse POS — {ASK}")
-    result = await rag.aquery_data(ASK, _param(conversation_history=list(HISTORY)))
+    resolved = await plain_chunks(rag, f"Pulse POS — {ASK}")
+    result = await rag.aquery_data(ASK, naive_param(conversation_history=list(HISTORY)))
     assert ids(result["data"]["chunks"]) == ids(resolved)
 
 
 async def test_a_speculative_search_cancelled_early_is_made_up_beside_the_resolved_one(make_rag, monkeypatch):
     rag = await _rag(make_rag, fuse_raw_search=True)
-    words, resolved = await _plain(rag, ASK), await _plain(rag, f"Pulse POS — {ASK}")
+    words, resolved = await plain_chunks(rag, ASK), await plain_chunks(rag, f"Pulse POS — {ASK}")
     spy = RetrievalSpy(monkeypatch, hold={ASK: 30.0})  # the check resolves long before this search starts
-    result = await rag.aquery_data(ASK, _param(conversation_history=list(HISTORY)))
+    result = await rag.aquery_data(ASK, naive_param(conversation_history=list(HISTORY)))
     assert spy.cancelled == [ASK]
     assert ids(result["data"]["chunks"]) == ids(fuse_chunks(resolved, words, limit=2))
 
@@ -222,8 +234,8 @@ async def test_a_speculative_search_cancelled_early_is_made_up_beside_the_resolv
 async def test_a_short_reply_is_never_fused(make_rag):
     rag = await make_rag(scripted("RESOLVE: Pulse POS"), resolver=ResolverConfig(fuse_raw_search=True))
     history = [{"role": "assistant", "content": "German from A1 to C1. Are you looking for A1 or B1?"}]
-    resolution = await rag.aresolve("B1", _param(conversation_history=history))
+    resolution = await rag.aresolve("B1", naive_param(conversation_history=history))
     assert resolution.changed and resolution.path != "reference"
-    fused = await rag.aretrieve("B1", _param(conversation_history=history), resolution=resolution)
-    alone = await rag.aretrieve(resolution.query, _param(), resolve=False)
+    fused = await rag.aretrieve("B1", naive_param(conversation_history=history), resolution=resolution)
+    alone = await rag.aretrieve(resolution.query, naive_param(), resolve=False)
     assert ids(fused.result["data"]["chunks"]) == ids(alone.result["data"]["chunks"])

@@ -7,7 +7,6 @@ import copy
 
 import pytest
 from hypothesis import given
-from lightrag import QueryParam
 
 from fakes import ScriptedLLM
 from lightrag_resolve import Message, Resolution, Resolver, ResolverConfig, Turn
@@ -17,7 +16,7 @@ from lightrag_resolve._standalone import CONDENSE_SYSTEM_PROMPT, condense_prompt
 from lightrag_resolve._text import MAX_QUERY_CHARS
 from lightrag_resolve.eval._prose import SYSTEM_PROMPT as PROSE_SYSTEM_PROMPT
 from strategies import model_output
-from test_fusion import PRODUCT_SHEETS, ids
+from test_fusion import count_vector_searches, ids, naive_param, plain_chunks, with_product_sheets
 from test_reference_integration import ASK, HISTORY
 
 TURN = Turn(query=ASK, history=tuple(Message(**message) for message in HISTORY), mode="naive", company_name="Helix")
@@ -163,41 +162,16 @@ def test_the_prompt_and_parser_are_override_points():
 
 
 async def _rag(make_rag, question: str, **config):
-    llm = ScriptedLLM(
-        replies={
-            "reference": "RESOLVE: Pulse POS",
-            "standalone": question,
-            "lightrag_keywords": '{"high_level_keywords": [], "low_level_keywords": []}',
-        }
-    )
-    rag = await make_rag(llm, resolver=ResolverConfig(**config))
-    await rag.ainsert_custom_kg(
-        {"chunks": [{"content": text, "source_id": f"doc-sheet-{n}"} for n, text in enumerate(PRODUCT_SHEETS)]}
-    )
-    return rag
-
-
-def _param(**fields) -> QueryParam:
-    return QueryParam(mode="naive", chunk_top_k=2, enable_rerank=False, **fields)
-
-
-async def _plain(rag, text: str) -> list[dict]:
-    return (await rag.aquery_data(text, _param(), resolve=False))["data"]["chunks"]
+    llm = ScriptedLLM(replies={"reference": "RESOLVE: Pulse POS", "standalone": question})
+    return await with_product_sheets(await make_rag(llm, resolver=ResolverConfig(**config)))
 
 
 async def test_the_resolved_chunk_search_is_fused_with_the_questions(make_rag, monkeypatch):
     question = "Which retailers run it? Pulse POS."  # a text whose search ranks the sheets otherwise
     rag = await _rag(make_rag, question, fuse_standalone_question=True)
-    resolved, asked = await _plain(rag, f"Pulse POS — {ASK}"), await _plain(rag, question)
-    searched: list[str] = []
-    query = rag.chunks_vdb.query
-
-    async def counted(text, *args, **kwargs):
-        searched.append(text)
-        return await query(text, *args, **kwargs)
-
-    monkeypatch.setattr(rag.chunks_vdb, "query", counted)
-    caller = _param(conversation_history=list(HISTORY))
+    resolved, asked = await plain_chunks(rag, f"Pulse POS — {ASK}"), await plain_chunks(rag, question)
+    searched = count_vector_searches(rag, monkeypatch)
+    caller = naive_param(conversation_history=list(HISTORY))
     before = copy.deepcopy(caller)
     result = await rag.aquery_data(ASK, caller)
     recorded = result["metadata"]["resolution"]
@@ -210,7 +184,7 @@ async def test_the_resolved_chunk_search_is_fused_with_the_questions(make_rag, m
 async def test_a_resolution_in_hand_retrieves_with_its_question(make_rag):
     question = "Which retailers run it? Pulse POS."
     rag = await _rag(make_rag, question)  # the switch is off: the record alone says what to fuse with
-    resolved, asked = await _plain(rag, f"Pulse POS — {ASK}"), await _plain(rag, question)
+    resolved, asked = await plain_chunks(rag, f"Pulse POS — {ASK}"), await plain_chunks(rag, question)
     given = Resolution(
         query=f"Pulse POS — {ASK}",
         original_query=ASK,
@@ -220,7 +194,7 @@ async def test_a_resolution_in_hand_retrieves_with_its_question(make_rag):
         entity="Pulse POS",
         standalone_question=question,
     )
-    outcome = await rag.aretrieve(ASK, _param(conversation_history=list(HISTORY)), resolution=given)
+    outcome = await rag.aretrieve(ASK, naive_param(conversation_history=list(HISTORY)), resolution=given)
     assert ids(outcome.result["data"]["chunks"]) == ids(fuse_chunks(resolved, asked, limit=2))
 
 
@@ -228,7 +202,7 @@ async def test_cancelling_the_query_during_the_question_cancels_its_call(make_ra
     llm = ScriptedLLM(replies={"reference": "RESOLVE: Pulse POS", "standalone": QUESTION}, delays={"standalone": 30.0})
     rag = await make_rag(llm, resolver=ON)
     before = asyncio.all_tasks()
-    task = asyncio.ensure_future(rag.aquery_data(ASK, _param(conversation_history=list(HISTORY))))
+    task = asyncio.ensure_future(rag.aquery_data(ASK, naive_param(conversation_history=list(HISTORY))))
     while ("start", "standalone") not in llm.events:
         await asyncio.sleep(0.005)
     task.cancel()
