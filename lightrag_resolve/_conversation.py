@@ -12,7 +12,14 @@ from ._config import ResolverConfig
 from ._context import accepted_offer, follows_question, reply_context
 from ._text import MAX_PROMPT_PART_CHARS, prompt_part
 
-__all__ = ["Message", "Turn", "recent_messages"]
+__all__ = ["CONDENSE_WINDOW", "Message", "Turn", "recent_messages"]
+
+CONDENSE_WINDOW = 8
+"""How many recent messages the standalone question of contract §5.10 reads (at least the check's window).
+
+A standalone question must say what earlier turns set up, which the check's
+short window may no longer show; each message is clipped as in the window.
+"""
 
 _SPEAKERS = {"user": "Visitor", "assistant": "Assistant"}
 
@@ -64,6 +71,11 @@ class Turn:
     context_words: int = 40
     known_names: tuple[str, ...] = ()
     """Names the instance's knowledge graph knows that occur in the window (see ``_candidates``)."""
+    conversation: tuple[Message, ...] = ()
+    """The last ``CONDENSE_WINDOW`` messages (or the window, if it is longer), for the standalone question (§5.10).
+
+    Empty means the window itself: a turn built by hand reads no further back.
+    """
     graph_lookup_failed: bool = False
     """The graph lookup of the window's names failed or ran past its bound, so ``known_names`` may lack some.
 
@@ -82,6 +94,7 @@ class Turn:
         return cls(
             query=query,
             history=recent_messages(history, config.history_messages),
+            conversation=recent_messages(history, max(CONDENSE_WINDOW, config.history_messages)),
             mode=mode,
             company_name=config.company_name,
             message_words=config.history_message_words,
@@ -104,6 +117,19 @@ class Turn:
         "Assistant:") are scaffolding, not something the conversation named.
         """
         return tuple(prompt_part(message.content, max_words=self.message_words) for message in self.history)
+
+    @cached_property
+    def conversation_texts(self) -> tuple[str, ...]:
+        """What each message of ``conversation`` said, clipped as ``message_texts`` (the window's, if it is empty)."""
+        if not self.conversation:
+            return self.message_texts
+        return tuple(prompt_part(message.content, max_words=self.message_words) for message in self.conversation)
+
+    @property
+    def conversation_text(self) -> str:
+        """``conversation`` as the standalone question's prompt shows it, one ``Speaker: text`` line each."""
+        messages = self.conversation or self.history
+        return "\n".join(f"{message.speaker}: {text}" for message, text in zip(messages, self.conversation_texts))
 
     @property
     def history_text(self) -> str:

@@ -124,13 +124,15 @@ def unestablished_names(text: str, *, message: str, history: Sequence[str], cand
     return tuple(unknown)
 
 
-def unestablished_in(turn: Turn, text: str) -> tuple[str, ...]:
+def unestablished_in(turn: Turn, text: str, *, messages: tuple[str, ...] | None = None) -> tuple[str, ...]:
     """``unestablished_names`` of a model's text against what the turn established.
 
-    The visitor's message, the window's messages, its candidates and the
-    configured company's name (which the rewrite checks append) all count.
+    The visitor's message, the window's messages (or ``messages``, what the
+    prompt showed), its candidates and the configured company's name (which
+    the rewrite checks append) all count.
     """
-    known = (*turn.message_texts, turn.company_name) if turn.company_name else turn.message_texts
+    shown = turn.message_texts if messages is None else messages
+    known = (*shown, turn.company_name) if turn.company_name else shown
     return unestablished_names(text, message=turn.query, history=known, candidates=turn.candidates)
 
 

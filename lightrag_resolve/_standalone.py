@@ -6,12 +6,13 @@ step says the whole question again in other words. Each finds chunks the
 other misses, and the MTRAG task's best system fused the searches of several
 reformulations by rank. With ``ResolverConfig.fuse_standalone_question`` a
 reference the check changed gets one more model call, the condense prompt the
-``prose`` baseline sends on every follow-up, over the check's own window; the
-question it writes is checked here, recorded on the ``Resolution``, and the
-resolved text's vector chunk search is fused with the question's
-(``_fusion``). The resolved text still leads and reaches the answer writer;
-the question only adds a ranking. A KEEP, an unchanged turn and a short reply
-never pay the call.
+``prose`` baseline sends on every follow-up, over the last
+``CONDENSE_WINDOW`` messages (more than the check reads: a standalone
+question must say what earlier turns set up). The question it writes is
+checked here, recorded on the ``Resolution``, and the resolved text's vector
+chunk search is fused with the question's (``_fusion``). The resolved text
+still leads and reaches the answer writer; the question only adds a ranking.
+A KEEP, an unchanged turn and a short reply never pay the call.
 """
 
 from __future__ import annotations
@@ -39,8 +40,8 @@ STANDALONE_MAX_TOKENS = 64
 
 
 def condense_prompt(turn: Turn) -> Prompt:
-    """Ask for the follow-up as one standalone question, over the window the check read."""
-    user = f"Conversation:\n{turn.history_text}\n\nFollow-up message: {turn.prompt_query}\n\nStandalone question:"
+    """Ask for the follow-up as one standalone question, over the turn's ``conversation`` (``CONDENSE_WINDOW``)."""
+    user = f"Conversation:\n{turn.conversation_text}\n\nFollow-up message: {turn.prompt_query}\n\nStandalone question:"
     return Prompt(system=CONDENSE_SYSTEM_PROMPT, user=user, max_tokens=STANDALONE_MAX_TOKENS, stop=ONE_LINE)
 
 
@@ -49,8 +50,8 @@ def standalone_question(turn: Turn, output: Any) -> str | None:
 
     Refused: no text, ``NONE``, a scaffold, an answer in the check's own
     format, the visitor's message itself (nothing to add), and a question
-    with a name the conversation did not establish (the configured company's
-    name counts as established). Kept: one line without control or format
+    with a name that neither the messages its prompt showed, the window's
+    candidates nor the configured company's name establish. Kept: one line without control or format
     characters, at most ``MAX_QUERY_CHARS`` characters.
     """
     line = clip_chars(answer_line(output), MAX_QUERY_CHARS).strip() if isinstance(output, str) else ""
@@ -58,6 +59,6 @@ def standalone_question(turn: Turn, output: Any) -> str | None:
         return None
     if line.casefold() == " ".join(turn.query.split()).casefold():
         return None
-    if unestablished_in(turn, line):
+    if unestablished_in(turn, line, messages=turn.conversation_texts):
         return None
     return line

@@ -214,3 +214,29 @@ async def test_cancelling_the_query_during_the_question_cancels_its_call(make_ra
     leftover = [t for t in asyncio.all_tasks() - before - {asyncio.current_task()} if not t.done()]
     # Only LightRAG's own queue machinery may run on (contract §7): its workers and an embedding it had started.
     assert {t.get_coro().__qualname__ for t in leftover} <= {"Queue.get", "_embed"}
+
+
+# ---- the question reads further back than the check ------------------------------------------
+
+EARLIER = [
+    {"role": "user", "content": "Do you work with bakeries in Lyon?"},
+    {"role": "assistant", "content": "Yes, Maison Poilâne in Lyon is a customer."},
+    *HISTORY,
+]
+
+
+def test_the_question_reads_earlier_turns_than_the_checks_window():
+    turn = Turn.from_history(ASK, EARLIER, mode="naive", config=ON)
+    assert len(turn.history) == 2 and len(turn.conversation) == 4
+    assert "Maison Poilâne" not in turn.history_text
+    assert "Maison Poilâne" in condense_prompt(turn).user
+    asked = "Does Maison Poilâne in Lyon run the Pulse POS terminal?"
+    assert standalone_question(turn, asked) == asked  # established by an earlier turn the prompt showed
+    assert standalone_question(turn, "Does Carrefour in Lyon run Pulse POS?") is None
+
+
+def test_the_conversation_is_bounded_and_a_turn_built_by_hand_reads_its_window():
+    long = [{"role": "user" if n % 2 == 0 else "assistant", "content": f"message {n}"} for n in range(20)]
+    turn = Turn.from_history(ASK, long, mode="naive", config=ON)
+    assert [message.content for message in turn.conversation] == [f"message {n}" for n in range(12, 20)]
+    assert TURN.conversation == () and TURN.conversation_text == TURN.history_text
