@@ -91,10 +91,11 @@ class Turn:
         name comes from the config.
         """
         config = config if config is not None else ResolverConfig()
+        conversation = recent_messages(history, max(CONDENSE_WINDOW, config.history_messages))
         return cls(
             query=query,
-            history=recent_messages(history, config.history_messages),
-            conversation=recent_messages(history, max(CONDENSE_WINDOW, config.history_messages)),
+            history=conversation[-config.history_messages :],
+            conversation=conversation,
             mode=mode,
             company_name=config.company_name,
             message_words=config.history_message_words,
