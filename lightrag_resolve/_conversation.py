@@ -59,6 +59,10 @@ def recent_messages(history: Any, limit: int) -> tuple[Message, ...]:
     return tuple(usable[-limit:]) if limit > 0 else ()
 
 
+def _speaker_lines(messages: Sequence[Message], texts: Sequence[str]) -> str:
+    return "\n".join(f"{message.speaker}: {text}" for message, text in zip(messages, texts))
+
+
 @dataclass(frozen=True, kw_only=True)
 class Turn:
     """The visitor's message with the history window the resolver may read."""
@@ -117,25 +121,25 @@ class Turn:
         in one of these texts: the prompt's own labels ("Visitor:",
         "Assistant:") are scaffolding, not something the conversation named.
         """
-        return tuple(prompt_part(message.content, max_words=self.message_words) for message in self.history)
+        return self._clipped(self.history)
 
     @cached_property
     def conversation_texts(self) -> tuple[str, ...]:
         """What each message of ``conversation`` said, clipped as ``message_texts`` (the window's, if it is empty)."""
-        if not self.conversation:
-            return self.message_texts
-        return tuple(prompt_part(message.content, max_words=self.message_words) for message in self.conversation)
+        return self._clipped(self.conversation) if self.conversation else self.message_texts
 
     @property
     def conversation_text(self) -> str:
         """``conversation`` as the standalone question's prompt shows it, one ``Speaker: text`` line each."""
-        messages = self.conversation or self.history
-        return "\n".join(f"{message.speaker}: {text}" for message, text in zip(messages, self.conversation_texts))
+        return _speaker_lines(self.conversation or self.history, self.conversation_texts)
 
     @property
     def history_text(self) -> str:
         """The history exactly as the model sees it, one ``Speaker: text`` line each (``message_texts``)."""
-        return "\n".join(f"{message.speaker}: {text}" for message, text in zip(self.history, self.message_texts))
+        return _speaker_lines(self.history, self.message_texts)
+
+    def _clipped(self, messages: tuple[Message, ...]) -> tuple[str, ...]:
+        return tuple(prompt_part(message.content, max_words=self.message_words) for message in messages)
 
     @property
     def prompt_query(self) -> str:
