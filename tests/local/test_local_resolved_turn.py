@@ -81,7 +81,10 @@ async def test_a_short_reply_resolves_on_the_local_models(llm: LocalLLM, tmp_pat
 
 
 def test_the_demo_runs_on_the_local_models(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["demo", "--items", "fr-short-02,en-ref-01", "--cache-dir", str(tmp_path)]) == 0
+    # A generous bound: this checks that every resolver call completes on the local model, not how fast (a cold
+    # first call on a loaded 2-core machine has exceeded the demo's 30 s); speeds are benchmarks/local_resolver.py's.
+    demo = ["demo", "--items", "fr-short-02,en-ref-01", "--cache-dir", str(tmp_path), "--timeout", "180"]
+    assert main(demo) == 0
     out = capsys.readouterr().out
     assert "path=keywords" in out and "path=reference" in out
     assert "fallback=timeout" not in out
