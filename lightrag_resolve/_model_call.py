@@ -6,15 +6,40 @@ import asyncio
 import inspect
 import logging
 import time
+from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Any, Awaitable, Callable
+from typing import Any, Awaitable, Callable, Literal
 
 from ._prompts import Prompt
 from ._tracing import record_model_result
 
-__all__ = ["ModelReply", "ask_model", "output_limits", "response_format", "supports_json_schema"]
+__all__ = [
+    "ModelReply",
+    "ModelRole",
+    "ask_model",
+    "asking_role",
+    "output_limits",
+    "response_format",
+    "supports_json_schema",
+]
 
 logger = logging.getLogger("lightrag_resolve")
+
+ModelRole = Literal["keywords", "text", "reference", "restatement", "standalone"]
+"""Which resolver question a model call asks: the short reply's keywords or text, the reference check, the
+restatement of a follow-up the check could not name, or the standalone question."""
+
+_asking: ContextVar[ModelRole | None] = ContextVar("lightrag_resolve_model_role", default=None)
+
+
+def asking_role() -> ModelRole | None:
+    """The resolver role whose model call is running in this context; ``None`` for a call LightRAG makes itself.
+
+    An LLM function can read it to meter or route this library's calls by
+    what they ask, without reading the prompt text (the test suite's scripted
+    model does).
+    """
+    return _asking.get()
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -40,10 +65,14 @@ async def ask_model(
     llm: Callable[..., Awaitable[Any]],
     prompt: Prompt,
     *,
+    role: ModelRole,
     timeout: float,
     **kwargs: Any,
 ) -> ModelReply:
-    """Call ``llm`` once, no retry, bounded by ``timeout`` seconds.
+    """Call ``llm`` once for ``role``, no retry, bounded by ``timeout`` seconds.
+
+    ``role`` is visible to the LLM function through ``asking_role`` while the
+    call runs (its task's context only).
 
     Every failure of the model becomes a ``ModelReply`` with a reason, so a
     resolver never raises into the caller's query: an exception, a result
@@ -63,6 +92,7 @@ async def ask_model(
     started = time.perf_counter()
 
     async def invoke() -> Any:
+        _asking.set(role)  # this task's own context copy: nothing outside the call sees it
         result = llm(prompt.user, system_prompt=prompt.system, **kwargs)
         return await result if inspect.isawaitable(result) else result
 

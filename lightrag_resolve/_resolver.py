@@ -34,7 +34,7 @@ from ._grounding import (
     resolved_meaning,
     without_other_options,
 )
-from ._model_call import ModelReply, ask_model, output_limits, response_format
+from ._model_call import ModelReply, ModelRole, ask_model, output_limits, response_format
 from ._parse import KeywordAnswer, ReferenceAnswer, parse_keyword_answer, parse_reference_answer
 from ._pointers import leans_on_conversation
 from ._prompts import (
@@ -216,14 +216,20 @@ class Resolver:
     # ---- the three resolvers ----------------------------------------------
 
     async def _ask(
-        self, build: Callable[[Turn], Prompt], turn: Turn, llm: LLMFunc, timeout: float, **kwargs: Any
+        self,
+        role: ModelRole,
+        build: Callable[[Turn], Prompt],
+        turn: Turn,
+        llm: LLMFunc,
+        timeout: float,
+        **kwargs: Any,
     ) -> ModelReply:
         try:
             prompt = build(turn)
         except Exception:
             logger.warning("building the resolver prompt raised", exc_info=True)
             return ModelReply(text=None, failure="llm_error", elapsed_ms=0.0)
-        return await ask_model(llm, prompt, timeout=timeout, **kwargs, **output_limits(llm, prompt, kwargs))
+        return await ask_model(llm, prompt, role=role, timeout=timeout, **kwargs, **output_limits(llm, prompt, kwargs))
 
     def _read(self, parse: Callable[[str], Any], text: str) -> Any:
         try:
@@ -282,7 +288,7 @@ class Resolver:
         config = self.config
         schema = keyword_schema(max_ll=config.max_ll_keywords, max_hl=config.max_hl_keywords)
         fmt = response_format(llm, schema, wanted=config.structured_output, json_fallback=True)
-        reply = await self._ask(self.keyword_prompt, turn, llm, config.timeout, **fmt)
+        reply = await self._ask("keywords", self.keyword_prompt, turn, llm, config.timeout, **fmt)
         base = self._short_reply_base(turn, "keywords", reply, model)
         if reply.text is None:
             return replace(base, fallback_reason=reply.failure or "llm_error")
@@ -321,7 +327,7 @@ class Resolver:
         picked = self._picked(turn, model)
         if picked is not None:
             return picked
-        reply = await self._ask(self.text_prompt, turn, llm, self.config.timeout)
+        reply = await self._ask("text", self.text_prompt, turn, llm, self.config.timeout)
         base = self._short_reply_base(turn, "text", reply, model)
         if reply.text is None:
             return replace(base, fallback_reason=reply.failure or "llm_error")
@@ -379,7 +385,7 @@ class Resolver:
         """
         checked, proposed = await self._check(turn, llm, model=model)
         if self.config.restate_references and needs_restatement(checked, proposed=proposed):
-            reply = await self._ask(self.restatement_prompt, turn, llm, self.config.reference_timeout)
+            reply = await self._ask("restatement", self.restatement_prompt, turn, llm, self.config.reference_timeout)
             if reply.text is not None:
                 parsed = self._read(self.parse_text, reply.text)
                 checked = restated(checked, turn, parsed, max_words=self.config.max_query_words)
@@ -393,7 +399,7 @@ class Resolver:
         A failed, late or refused answer costs the fusion only: the turn
         retrieves with the resolved text alone, as without the option.
         """
-        reply = await self._ask(self.condense_prompt, turn, llm, self.config.timeout)
+        reply = await self._ask("standalone", self.condense_prompt, turn, llm, self.config.timeout)
         if reply.text is None:
             return resolved
         question = standalone_question(turn, self._read(self.parse_standalone_question, reply.text))
@@ -417,7 +423,7 @@ class Resolver:
             # One name in the window: it is the only name the check could propose (contract §5.3).
             return self._accepted(turn, replace(untouched, model=model, candidates=names), names[0]), names[0]
         fmt = response_format(llm, reference_schema(turn), wanted=self.config.structured_output, json_fallback=False)
-        reply = await self._ask(self.reference_prompt, turn, llm, self.config.reference_timeout, **fmt)
+        reply = await self._ask("reference", self.reference_prompt, turn, llm, self.config.reference_timeout, **fmt)
         base = replace(self._base(turn, "reference", reply, model), candidates=turn.candidates.names)
         if reply.text is None:
             return replace(base, fallback_reason=reply.failure or "llm_error", decision="error"), None

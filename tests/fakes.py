@@ -19,13 +19,29 @@ import numpy as np
 import tiktoken
 from lightrag.utils import EmbeddingFunc, Tokenizer
 
+from lightrag_resolve._model_call import asking_role
+
 EMBEDDING_DIM = 256
 
 def prompt_role(prompt: str, system_prompt: str | None, kwargs: dict[str, Any] | None = None) -> str:
-    """Which component sent a prompt, read from the prompt text itself.
+    """Which component sent a prompt: the resolver role the library tags its call with, else LightRAG's own.
 
-    A JSON-mode call that is not LightRAG's own extractor is a keyword resolver
-    (a subclass's own prompt included).
+    The library's calls carry their role explicitly (``asking_role``), so
+    rewording a resolver prompt never reroutes a scripted reply. A call with
+    no role is LightRAG's: its keyword extraction (its own prompt, JSON mode)
+    or its answer.
+    """
+    role = asking_role()
+    if role is not None:
+        return role
+    return role_from_prompt_text(prompt, system_prompt, kwargs)
+
+
+def role_from_prompt_text(prompt: str, system_prompt: str | None, kwargs: dict[str, Any] | None = None) -> str:
+    """The role read from the prompt text: for fakes behind HTTP, where no in-process tag crosses the wire.
+
+    Rewording a resolver prompt reroutes such a fake's replies; in-process
+    fakes use ``prompt_role`` instead.
     """
     system = system_prompt or ""
     if system.startswith("You help a search engine understand a short reply"):
@@ -36,7 +52,7 @@ def prompt_role(prompt: str, system_prompt: str | None, kwargs: dict[str, Any] |
         return "restatement"
     if system.startswith("Restate the user's follow-up message as one standalone question"):
         return "standalone"
-    if "expert keyword extractor" in prompt or "expert keyword extractor" in system:
+    if "expert keyword extractor" in prompt or "expert keyword extractor" in (system_prompt or ""):
         return "lightrag_keywords"
     if (kwargs or {}).get("response_format") == {"type": "json_object"}:
         return "keywords"

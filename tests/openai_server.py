@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from fakes import prompt_role
+from fakes import role_from_prompt_text
 
 USAGE = {"prompt_tokens": 42, "completion_tokens": 7, "total_tokens": 49}
 
@@ -34,7 +34,7 @@ class FakeChatServer:
         messages = body.get("messages", [])
         system = next((m["content"] for m in messages if m.get("role") == "system"), None)
         user = messages[-1]["content"] if messages else ""
-        return self.replies.get(prompt_role(user, system), "NONE")
+        return self.replies.get(role_from_prompt_text(user, system), "NONE")
 
 
 def _handler(server: FakeChatServer) -> type[BaseHTTPRequestHandler]:

@@ -318,7 +318,7 @@ async def fake_model_raising_cancelled(prompt: str, **kwargs) -> str:
 
 @pytest.mark.parametrize("model", [fake_model_cancelling_itself, fake_model_raising_cancelled])
 async def test_a_cancellation_raised_by_the_model_is_an_llm_error(model):
-    reply = await ask_model(model, PROMPT, timeout=1.0)
+    reply = await ask_model(model, PROMPT, role="keywords", timeout=1.0)
     assert reply.failure == "llm_error" and reply.text is None
     resolution = await Resolver().resolve(turn("Santé", ["Which sector?", "We work with Santé and BTP."]), llm=model)
     assert resolution.fallback_reason == "llm_error"
@@ -335,7 +335,7 @@ async def test_the_callers_cancellation_still_propagates_and_cancels_the_model()
             raise
         return "late"
 
-    task = asyncio.ensure_future(ask_model(fake_slow_model, PROMPT, timeout=5.0))
+    task = asyncio.ensure_future(ask_model(fake_slow_model, PROMPT, role="keywords", timeout=5.0))
     await asyncio.sleep(0.05)
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
@@ -353,7 +353,7 @@ async def fake_model_ignoring_cancellation(prompt: str, **kwargs) -> str:
 
 
 async def test_an_answer_after_the_timeout_is_never_used():
-    reply = await ask_model(fake_model_ignoring_cancellation, PROMPT, timeout=0.05)
+    reply = await ask_model(fake_model_ignoring_cancellation, PROMPT, role="keywords", timeout=0.05)
     assert reply.failure == "timeout" and reply.text is None
     config = ResolverConfig(timeout=0.05)
     resolution = await Resolver(config).resolve(

@@ -296,7 +296,7 @@ def test_the_restatement_prompt_and_parser_are_override_points():
         def parse_text(self, output):
             return output.removeprefix("Query: ")
 
-    llm = ScriptedLLM(replies={"reference": "AMBIGUOUS", "answer": f"Query: {RESTATED}"})
+    llm = ScriptedLLM(replies={"reference": "AMBIGUOUS", "restatement": f"Query: {RESTATED}"})
     resolution = run(Shop().resolve(turn(), llm=llm))
     assert llm.calls[-1].system_prompt == "Custom restatement." and resolution.restatement == RESTATED
 

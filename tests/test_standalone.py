@@ -152,7 +152,7 @@ def test_the_prompt_and_parser_are_override_points():
         def parse_standalone_question(self, output):
             return output.removeprefix(">> ")
 
-    llm = ScriptedLLM(replies={"reference": "RESOLVE: Pulse POS", "answer": f">> {QUESTION}"})
+    llm = ScriptedLLM(replies={"reference": "RESOLVE: Pulse POS", "standalone": f">> {QUESTION}"})
     resolution = run(Shop(ON).resolve(TWO, llm=llm))
     assert llm.calls[-1].system_prompt == "Custom condense."
     assert resolution.standalone_question == QUESTION

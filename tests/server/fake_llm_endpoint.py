@@ -1,7 +1,7 @@
 """A fake OpenAI-compatible endpoint on 127.0.0.1, for LightRAG's real server to call.
 
 Named as a fake: it answers ``/v1/chat/completions`` (plain and streamed) from
-a script keyed by prompt role (``fakes.prompt_role``), and ``/v1/embeddings``
+a script keyed by prompt role (``fakes.role_from_prompt_text``), and ``/v1/embeddings``
 with the real, deterministic hashed-trigram embedding of ``fakes``. It records
 every chat call with its role and, when given the candidate process ids, the
 one that opened the connection, so tests can tell which gunicorn worker asked.
@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from fakes import embed_texts, keyword_json, prompt_role
+from fakes import embed_texts, keyword_json, role_from_prompt_text
 
 Script = Callable[[str, str, str], str]
 """(role, system prompt, last user message) -> the reply text."""
@@ -109,7 +109,7 @@ def _handler(endpoint: FakeLLMEndpoint) -> type[BaseHTTPRequestHandler]:
             system = next((m["content"] for m in messages if m.get("role") == "system"), "") or ""
             user = messages[-1]["content"] if messages else ""
             user = user if isinstance(user, str) else json.dumps(user)
-            role = prompt_role(user, system)
+            role = role_from_prompt_text(user, system)
             pid = _client_pid(self.client_address[1], endpoint.candidate_pids) if role == "keywords" else None
             with endpoint.lock:
                 endpoint.calls.append(
