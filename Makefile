@@ -60,7 +60,7 @@ FORMATTED := lightrag_resolve/_errors.py lightrag_resolve/local/_models.py tests
 	lightrag_resolve/_candidates.py lightrag_resolve/_grounding.py lightrag_resolve/_text.py \
 	lightrag_resolve/eval/_replay.py benchmarks/rank_report.py benchmarks/reuse_eval.py tests/test_reuse_eval.py tests/test_candidates.py tests/test_grounding.py \
 	tests/test_hostile_text.py lightrag_resolve/_context.py tests/test_context.py \
-	lightrag_resolve/_host.py tests/test_host.py tests/test_resolution_in_hand.py \
+	lightrag_resolve/_lightrag_seam.py tests/test_lightrag_seam.py tests/test_resolution_in_hand.py \
 	lightrag_resolve/_keyword_reuse.py lightrag_resolve/_speculative.py benchmarks/latency_local.py tests/test_keyword_reuse.py \
 	lightrag_resolve/server/_served.py lightrag_resolve/server/_launch.py lightrag_resolve/cli/serve.py lightrag_resolve/cli/serve_gunicorn.py tests/server/test_serve_options.py tests/server/test_serve_offline.py tests/server/test_serve_local_model.py \
 	lightrag_resolve/_prompts.py lightrag_resolve/local/_prefix_cache.py benchmarks/local_resolver.py tests/test_output_limits.py tests/local/test_local_prefix_cache.py \

@@ -43,7 +43,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from lightrag_resolve import ResolverConfig
+from lightrag_resolve import ResolverConfig, ResolverTuning
 from lightrag_resolve.eval import (
     ARM_NAMES,
     EvalConfig,
@@ -54,6 +54,7 @@ from lightrag_resolve.eval import (
     load_dataset,
     load_local_models,
     resolver_overrides,
+    split_settings,
     run_eval,
 )
 
@@ -112,10 +113,11 @@ def _folders(args: argparse.Namespace) -> dict[str, Path | None]:
     return {name: known[name] for name in wanted}
 
 
-def resolver_config(args: argparse.Namespace) -> ResolverConfig:
-    """The resolve arm's configuration: the timeouts, then any ``--resolver-setting``."""
-    return ResolverConfig(timeout=args.resolver_timeout, reference_timeout=args.reference_timeout,
-                          **resolver_overrides(args.resolver_setting))
+def resolver_config(args: argparse.Namespace) -> tuple[ResolverConfig, ResolverTuning]:
+    """The resolve arm's configuration and tuning: the timeouts, then any ``--resolver-setting``."""
+    config, tuning = split_settings(resolver_overrides(args.resolver_setting))
+    return (ResolverConfig(timeout=args.resolver_timeout, reference_timeout=args.reference_timeout, **config),
+            ResolverTuning(**tuning))
 
 
 def _timeouts(resolver: ResolverConfig) -> str:
@@ -163,9 +165,9 @@ def _with_follow_ups(items: Sequence[Item], count: int, seed: int, *, held_out: 
 async def run_reports(args: argparse.Namespace, models: Models) -> dict[str, EvalOutcome]:
     """Evaluate each available dataset in turn with the same models."""
     outcomes: dict[str, EvalOutcome] = {}
-    resolver = resolver_config(args)
+    resolver, tuning = resolver_config(args)
     config = EvalConfig(arms=tuple(a.strip() for a in args.arms.split(",") if a.strip()), runs=args.runs,
-                        limit=args.limit, seed=args.seed, resolver=resolver)
+                        limit=args.limit, seed=args.seed, resolver=resolver, tuning=tuning)
     print(f"LLM: {models.llm_name or 'unnamed'}; {_timeouts(resolver)}"
           + "".join(f"; {pair.strip()}" for pair in args.resolver_setting))
     for name, folder in _folders(args).items():

@@ -16,6 +16,7 @@ from ._parse import KeywordAnswer, ReferenceAnswer
 from ._prompts import Prompt
 from ._resolution import Decision, FallbackReason, RejectedReason, Resolution, ResolutionPath, Resolved
 from ._resolver import Resolver
+from ._tuning import ResolverTuning
 
 __all__ = [
     "Decision",
@@ -32,6 +33,7 @@ __all__ = [
     "Resolved",
     "Resolver",
     "ResolverConfig",
+    "ResolverTuning",
     "ResolvingLightRAG",
     "Turn",
     "should_resolve",

@@ -11,6 +11,7 @@ from ._candidates import Candidates, collect_candidates, picked_option
 from ._config import ResolverConfig
 from ._context import accepted_offer, follows_question, reply_context
 from ._text import MAX_PROMPT_PART_CHARS, prompt_part
+from ._tuning import ResolverTuning
 
 __all__ = ["CONDENSE_WINDOW", "Message", "Turn", "recent_messages"]
 
@@ -88,13 +89,22 @@ class Turn:
     """
 
     @classmethod
-    def from_history(cls, query: str, history: Any, *, mode: str, config: ResolverConfig | None = None) -> Turn:
-        """A turn from LightRAG's ``conversation_history``, windowed and clipped as ``config`` says.
+    def from_history(
+        cls,
+        query: str,
+        history: Any,
+        *,
+        mode: str,
+        config: ResolverConfig | None = None,
+        tuning: ResolverTuning | None = None,
+    ) -> Turn:
+        """A turn from LightRAG's ``conversation_history``, windowed as ``config`` and clipped as ``tuning`` says.
 
         Unusable entries are skipped (see ``recent_messages``); the company
         name comes from the config.
         """
         config = config if config is not None else ResolverConfig()
+        tuning = tuning if tuning is not None else ResolverTuning()
         conversation = recent_messages(history, max(CONDENSE_WINDOW, config.history_messages))
         return cls(
             query=query,
@@ -102,8 +112,8 @@ class Turn:
             conversation=conversation,
             mode=mode,
             company_name=config.company_name,
-            message_words=config.history_message_words,
-            context_words=config.reply_context_words,
+            message_words=tuning.history_message_words,
+            context_words=tuning.reply_context_words,
         )
 
     @property

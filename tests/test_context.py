@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from fakes import ScriptedLLM, keyword_json
-from lightrag_resolve import Message, Resolver, ResolverConfig, Turn
+from lightrag_resolve import Message, Resolver, ResolverConfig, ResolverTuning, Turn
 from lightrag_resolve._candidates import Candidates
 from lightrag_resolve._context import (
     MAX_CONTEXT_CHARS,
@@ -21,6 +21,7 @@ from lightrag_resolve._context import (
 )
 from lightrag_resolve._grounding import without_other_options
 from lightrag_resolve._text import answered_sentence, clean_single_line, split_sentences
+from tuned import tuned
 
 QUESTION = "We run Kadoro for shops and Pivotane for clinics. Which one should I describe?"
 
@@ -182,7 +183,7 @@ def test_no_question_no_context_and_the_config_can_switch_it_off():
         "Yes please",
         [{"role": "assistant", "content": QUESTION}],
         mode="naive",
-        config=ResolverConfig(reply_context_words=0),
+        tuning=ResolverTuning(reply_context_words=0),
     )
     resolution = asyncio.run(Resolver().resolve(off, llm=llm))
     assert resolution.query == "Yes please" and resolution.context is None and not resolution.changed
@@ -274,8 +275,7 @@ def test_an_accepted_offer_is_the_meaning_with_no_model_call_in_every_mode():
         assert resolution.ll_keywords == () and resolution.hl_keywords == () and resolution.changed
     # With the switch on the model resolves the reply, with the same context after its meaning.
     llm = ScriptedLLM(replies={"text": "Pivotane clinics"})
-    config = ResolverConfig(company_name="Helix", rewrite_accepted_offers=True)
-    asked = asyncio.run(Resolver(config).resolve(_turn("Yes please", OFFER), llm=llm))
+    asked = asyncio.run(tuned(company_name="Helix", rewrite_accepted_offers=True).resolve(_turn("Yes please", OFFER), llm=llm))
     assert llm.roles() == ["text"] and asked.query.startswith("Yes please — Pivotane clinics")
     assert asked.context == "Shall I tell you which clinics already use Pivotane? What do you sell?"
 

@@ -22,6 +22,7 @@ PUBLIC = [
     "Resolved",
     "Resolver",
     "ResolverConfig",
+    "ResolverTuning",
     "ResolvingLightRAG",
     "Turn",
     "should_resolve",

@@ -13,6 +13,7 @@ from lightrag import QueryParam
 from lightrag_resolve import ResolverConfig
 from lightrag_resolve._fusion import SecondSearch, fuse_chunks, fusing, recording, vector_search
 from test_reference_integration import ASK, HISTORY, RetrievalSpy, scripted
+from tuned import tuned
 
 chunk_ids = st.lists(st.sampled_from([f"chunk-{n}" for n in range(12)]), unique=True, max_size=8)
 
@@ -175,7 +176,7 @@ async def with_product_sheets(rag):
 
 async def _rag(make_rag, **config):
     llm = scripted("RESOLVE: Pulse POS", delays={"reference": 0.3})
-    return await with_product_sheets(await make_rag(llm, resolver=ResolverConfig(**config)))
+    return await with_product_sheets(await make_rag(llm, resolver=tuned(**config)))
 
 
 def count_vector_searches(rag, monkeypatch) -> list[str]:
@@ -232,7 +233,7 @@ async def test_a_speculative_search_cancelled_early_is_made_up_beside_the_resolv
 
 
 async def test_a_short_reply_is_never_fused(make_rag):
-    rag = await make_rag(scripted("RESOLVE: Pulse POS"), resolver=ResolverConfig(fuse_raw_search=True))
+    rag = await make_rag(scripted("RESOLVE: Pulse POS"), resolver=tuned(fuse_raw_search=True))
     history = [{"role": "assistant", "content": "German from A1 to C1. Are you looking for A1 or B1?"}]
     resolution = await rag.aresolve("B1", naive_param(conversation_history=history))
     assert resolution.changed and resolution.path != "reference"

@@ -33,6 +33,7 @@ from lightrag_resolve._text import (
     recorded_output,
 )
 from strategies import FORMAT_CHARS, TERMINAL_ESCAPES, cjk_run, hostile_model_output, hostile_text, huge_token, phrase
+from tuned import tuned
 
 FALLBACKS = {
     "llm_error",
@@ -75,11 +76,11 @@ def turn(
     return Turn(query=query, history=messages, mode=mode, company_name=company)
 
 
-def resolve(t: Turn, reply, config: ResolverConfig | None = None) -> tuple[Resolution, ScriptedLLM]:
+def resolve(t: Turn, reply, resolver: Resolver | None = None) -> tuple[Resolution, ScriptedLLM]:
     llm = ScriptedLLM(replies={"keywords": reply, "text": reply, "reference": reply})
     # The model's answer is what these tests feed: it is asked even where the window names one candidate.
-    config = config or ResolverConfig(company_name=t.company_name, check_sole_candidate=True)
-    return asyncio.run(Resolver(config).resolve(t, llm=llm, model="fake")), llm
+    resolver = resolver or tuned(company_name=t.company_name, check_sole_candidate=True)
+    return asyncio.run(resolver.resolve(t, llm=llm, model="fake")), llm
 
 
 def assert_prompt_bounded(prompt: Prompt) -> None:
@@ -390,8 +391,8 @@ def test_fuzz_no_hostile_model_or_message_breaks_the_invariants(case):
     query, history, reply, mode = case
     # Unprompted short replies resolved and every follow-up checked, so that every turn meets the hostile model
     # (contract §5.7, §5.8).
-    config = ResolverConfig(company_name="Helix", resolve_unprompted_replies=True, check_every_follow_up=True)
-    resolution, llm = resolve(turn(query, history, mode=mode, company="Helix"), reply, config)
+    resolver = tuned(company_name="Helix", resolve_unprompted_replies=True, check_every_follow_up=True)
+    resolution, llm = resolve(turn(query, history, mode=mode, company="Helix"), reply, resolver)
     assert_safe_resolution(resolution)
     for call in llm.calls:
         assert_prompt_bounded(Prompt(system=call.system_prompt or "", user=call.prompt))

@@ -13,6 +13,7 @@ from lightrag.query_validation import RAGQueryTooShortError
 from fakes import ScriptedLLM, keyword_json
 from lightrag_resolve import ResolvingLightRAG, ResolverConfig
 from lightrag_resolve._context import is_assent
+from tuned import tuned
 
 GRAPH_MODES = ["local", "global", "hybrid", "mix"]
 ASKED = [
@@ -336,7 +337,7 @@ async def test_unknown_mode_gets_lightrags_own_answer_and_no_resolver_call(make_
 async def test_the_decision_is_reported_before_a_retrieval_that_fails(make_rag):
     seen = []
     # A reply to a statement is unprompted (contract §5.7); resolving it anyway lets the model decline.
-    config = ResolverConfig(on_resolution=seen.append, resolve_unprompted_replies=True)
+    config = tuned(on_resolution=seen.append, resolve_unprompted_replies=True)
     rag = await make_rag(scripted(keywords="NONE"), resolver=config)
     with pytest.raises(RAGQueryTooShortError):
         await rag.aquery_data("B2", param("mix", STATEMENT))  # no assent: nothing is carried

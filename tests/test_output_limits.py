@@ -9,6 +9,7 @@ from fakes import ScriptedLLM, keyword_json
 from lightrag_resolve import Message, Prompt, Resolver, ResolverConfig, Turn
 from lightrag_resolve._prompts import KEYWORD_MAX_TOKENS, ONE_LINE, REFERENCE_MAX_TOKENS, text_max_tokens
 from lightrag_resolve._model_call import output_limits
+from tuned import tuned
 
 HISTORY = (
     Message(role="user", content="Quelles offres avez-vous ?"),
@@ -19,7 +20,7 @@ HISTORY = (
 )
 
 
-REWRITE_PICKS = ResolverConfig(rewrite_picked_replies=True)
+REWRITE_PICKS = tuned(rewrite_picked_replies=True)
 """"Santé" picks an option of the question: the model is asked to rewrite it all the same (contract §5.1)."""
 
 
@@ -54,7 +55,7 @@ def test_a_json_keyword_call_gets_its_budget_and_no_stop():
 
 def test_a_one_line_text_call_stops_at_the_line_end():
     llm = _marked_llm(text="offre Santé Helix")
-    resolution = asyncio.run(Resolver(REWRITE_PICKS).resolve(_turn("Santé", mode="naive"), llm=llm))
+    resolution = asyncio.run(REWRITE_PICKS.resolve(_turn("Santé", mode="naive"), llm=llm))
     assert llm.calls[0].kwargs == {"max_tokens": 32, "stop": ["\n"]}
     assert resolution.fallback_reason is None
 
@@ -71,7 +72,7 @@ def test_the_reference_check_stops_at_the_line_end_only_without_a_schema():
 
 def test_an_unmarked_function_gets_no_bounds():
     llm = ScriptedLLM(replies={"text": "offre Santé Helix"})
-    asyncio.run(Resolver(REWRITE_PICKS).resolve(_turn("Santé", mode="naive"), llm=llm))
+    asyncio.run(REWRITE_PICKS.resolve(_turn("Santé", mode="naive"), llm=llm))
     assert llm.calls[0].kwargs == {}
 
 

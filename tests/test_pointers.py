@@ -19,8 +19,9 @@ from hypothesis import strategies as st
 
 from fakes import ScriptedLLM, keyword_json
 from lightrag import QueryParam
-from lightrag_resolve import Message, Resolver, ResolverConfig, Turn
+from lightrag_resolve import Message, Resolver, ResolverConfig, ResolverTuning, Turn
 from lightrag_resolve._pointers import leans_on_conversation, points_back, unnamed_definite
+from tuned import tuned
 
 HISTORY = [
     {"role": "user", "content": "What do you offer retailers?"},
@@ -224,8 +225,7 @@ def test_a_pointing_follow_up_still_meets_the_check():
 
 def test_the_switch_checks_every_follow_up():
     llm = ScriptedLLM(replies={"reference": "KEEP"})
-    config = ResolverConfig(check_every_follow_up=True)
-    resolution = asyncio.run(Resolver(config).resolve(turn(STANDS_ALONE), llm=llm))
+    resolution = asyncio.run(tuned(check_every_follow_up=True).resolve(turn(STANDS_ALONE), llm=llm))
     assert llm.roles() == ["reference"] and resolution.fallback_reason == "keep"
 
 
@@ -247,7 +247,7 @@ def test_an_override_decides_and_one_that_raises_runs_the_check():
 
 def test_the_switch_is_validated():
     with pytest.raises(TypeError):
-        ResolverConfig(check_every_follow_up="yes")  # type: ignore[arg-type]
+        ResolverTuning(check_every_follow_up="yes")  # type: ignore[arg-type]
 
 
 async def test_a_follow_up_that_stands_alone_is_plain_lightrag(make_rag):

@@ -14,6 +14,7 @@ from fakes import ScriptedLLM, keyword_json
 from lightrag_resolve import ResolverConfig
 from lightrag_resolve._enforce import contains_phrase
 from strategies import model_output
+from tuned import tuned
 
 HISTORY = [
     {"role": "user", "content": "What do you offer retailers?"},
@@ -215,7 +216,7 @@ async def test_anything_but_an_accepted_name_uses_the_speculative_search_once(ma
     spy = RetrievalSpy(monkeypatch)
     llm = scripted(reference)
     # Pulse POS is the window's sole candidate: the model is asked all the same, so its answer decides.
-    rag = await make_rag(llm, resolver=ResolverConfig(company_name="Helix", check_sole_candidate=True))
+    rag = await make_rag(llm, resolver=tuned(company_name="Helix", check_sole_candidate=True))
     result = await rag.aquery_data(ASK, param())
     assert spy.started == [ASK] and spy.finished == [ASK]
     assert result["metadata"]["resolution"]["fallback_reason"] == reason
@@ -301,7 +302,7 @@ async def test_naive_mode_runs_the_check_beside_its_search(make_rag, monkeypatch
 
 async def test_naive_mode_can_keep_the_check_off(make_rag):
     llm = scripted("RESOLVE: Pulse POS")
-    rag = await make_rag(llm, resolver=ResolverConfig(reference_in_naive=False))
+    rag = await make_rag(llm, resolver=tuned(reference_in_naive=False))
     result = await rag.aquery_data(ASK, param(mode="naive"))
     assert "reference" not in llm.roles()
     assert result["metadata"]["resolution"]["fallback_reason"] == "gate_declined"

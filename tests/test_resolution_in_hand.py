@@ -11,6 +11,7 @@ from lightrag.query_validation import RAGQueryTooShortError
 
 from fakes import ScriptedLLM, keyword_json
 from lightrag_resolve import Resolution, Resolved, ResolverConfig
+from tuned import tuned
 
 ASKED = [
     {"role": "user", "content": "Vous avez quelque chose pour les commerçants ?"},
@@ -70,7 +71,7 @@ async def test_a_resolution_made_before_is_retrieved_as_made_and_reported_once(m
 
 
 async def test_a_resolution_that_changed_nothing_gets_lightrags_own_refusal(make_rag):
-    rag = await make_rag(scripted(keywords="NONE"), resolver=ResolverConfig(resolve_unprompted_replies=True))
+    rag = await make_rag(scripted(keywords="NONE"), resolver=tuned(resolve_unprompted_replies=True))
     resolution = await rag.aresolve("B1", param(history=STATEMENT))
     assert not resolution.changed and resolution.fallback_reason == "empty"
     with pytest.raises(RAGQueryTooShortError):

@@ -15,6 +15,7 @@ from lightrag_resolve._conversation import recent_messages
 from lightrag_resolve._enforce import append_context, contains_phrase, is_scaffold
 from lightrag_resolve._text import clean_single_line
 from strategies import history, model_output, modes, queries
+from tuned import tuned
 
 HISTORY = (
     Message(role="user", content="Quelles offres avez-vous ?"),
@@ -39,7 +40,7 @@ def test_routing_follows_spec_section_3():
     assert bypass.path == "bypass" and bypass.fallback_reason is None and not bypass.changed
     assert resolver.route(turn("Santé", mode="naive"), enabled=True) == "text"
     assert resolver.route(turn("Quelles enseignes l'ont installée ?", mode="naive"), enabled=True) == "reference"
-    naive_off = Resolver(ResolverConfig(reference_in_naive=False))
+    naive_off = tuned(reference_in_naive=False)
     declined = naive_off.route(turn("Quelles enseignes l'ont installée ?", mode="naive"), enabled=True)
     assert declined.fallback_reason == "gate_declined"
     for mode in ["local", "global", "hybrid", "mix"]:
@@ -108,12 +109,11 @@ def test_a_naive_reply_that_picks_an_option_of_the_question_needs_no_model():
         assert "Essentiel" not in resolution.query and resolution.context is not None
     # With the switch on, or for a reply that answers no question, the model is asked as before.
     llm = ScriptedLLM(replies={"text": "Horizon plan training price"})
-    config = ResolverConfig(company_name="Helix", rewrite_picked_replies=True)
-    rewritten = run(Resolver(config).resolve(turn("Horizon", "naive", asked), llm=llm))
+    rewritten = run(tuned(company_name="Helix", rewrite_picked_replies=True).resolve(turn("Horizon", "naive", asked), llm=llm))
     assert llm.roles() == ["text"] and "Horizon plan training price" in rewritten.query
     told = (Message(role="assistant", content="We sell Pulse POS and Orbit CRM."),)
     llm = ScriptedLLM(replies={"text": "Pulse POS loyalty terminal"})
-    unasked = run(Resolver(ResolverConfig(resolve_unprompted_replies=True)).resolve(turn("Pulse POS", "naive", told), llm=llm))
+    unasked = run(tuned(resolve_unprompted_replies=True).resolve(turn("Pulse POS", "naive", told), llm=llm))
     assert llm.roles() == ["text"] and unasked.fallback_reason is None
 
 
@@ -133,8 +133,8 @@ def test_a_backend_that_decodes_under_a_schema_gets_the_schema():
 
 def test_text_resolution_enforces_company_and_cap():
     llm = ScriptedLLM(replies={"text": "offre santé pour cliniques et hôpitaux en France métropolitaine"})
-    config = ResolverConfig(company_name="Helix", rewrite_picked_replies=True)  # "Santé" picks an option
-    resolution = run(Resolver(config).resolve(turn("Santé", mode="naive"), llm=llm))
+    resolver = tuned(company_name="Helix", rewrite_picked_replies=True)  # "Santé" picks an option
+    resolution = run(resolver.resolve(turn("Santé", mode="naive"), llm=llm))
     assert resolution.query == "offre santé pour cliniques et hôpitaux en Helix"
     assert resolution.original_query == "Santé" and contains_phrase(resolution.query, "Santé")
     assert resolution.path == "text" and resolution.changed and resolution.ll_keywords == ()
@@ -176,8 +176,8 @@ def test_reference_check_decisions():
 
     def check(reply):
         llm = ScriptedLLM(replies={"reference": reply})
-        config = ResolverConfig(company_name="Helix", check_sole_candidate=True)  # Pulse POS is the sole candidate
-        return run(Resolver(config).resolve(turn(ask, history=history), llm=llm))
+        resolver = tuned(company_name="Helix", check_sole_candidate=True)  # Pulse POS is the sole candidate
+        return run(resolver.resolve(turn(ask, history=history), llm=llm))
 
     resolved = check("RESOLVE: Pulse POS")
     assert resolved.query == f"Pulse POS — {ask}" and resolved.decision == "resolve" and resolved.entity == "Pulse POS"
@@ -219,8 +219,7 @@ def test_a_window_that_names_one_candidate_is_resolved_to_it_without_a_call():
     assert kept.rejected_reason == "already_named" and kept.query == named and llm.calls == []
     # With the switch on, the model decides as before.
     llm = ScriptedLLM(replies={"reference": "KEEP"})
-    config = ResolverConfig(company_name="Helix", check_sole_candidate=True)
-    checked = run(Resolver(config).resolve(turn(ask, history=history), llm=llm))
+    checked = run(tuned(company_name="Helix", check_sole_candidate=True).resolve(turn(ask, history=history), llm=llm))
     assert checked.fallback_reason == "keep" and llm.roles() == ["reference"]
     # A window whose graph lookup failed may hold names the code did not see: its one candidate is checked.
     llm = ScriptedLLM(replies={"reference": "AMBIGUOUS"})
@@ -236,7 +235,7 @@ def test_a_window_that_names_nothing_spends_no_reference_call():
     resolution = run(Resolver().resolve(turn("Which retailers already run it?", history=history), llm=llm))
     assert resolution.fallback_reason == "no_candidates" and resolution.decision == "ambiguous"
     assert llm.roles() == ["restatement"] and not resolution.changed
-    unrestated = Resolver(ResolverConfig(restate_references=False))
+    unrestated = tuned(restate_references=False)
     llm = ScriptedLLM(replies={"reference": "RESOLVE: anything"})
     resolution = run(unrestated.resolve(turn("Which retailers already run it?", history=history), llm=llm))
     assert resolution.fallback_reason == "no_candidates" and llm.calls == [] and not resolution.changed
@@ -331,9 +330,9 @@ def test_config_validates_its_knobs():
 
 
 def test_turn_from_history_windows_and_clips_as_configured():
-    config = ResolverConfig(company_name="Helix", history_messages=1, history_message_words=3)
+    resolver = tuned(company_name="Helix", history_messages=1, history_message_words=3)
     raw = [{"role": "user", "content": "a b c d e"}, {"role": "assistant", "content": "one two three four"}, "junk"]
-    built = Turn.from_history("Santé", raw, mode="mix", config=config)
+    built = Turn.from_history("Santé", raw, mode="mix", config=resolver.config, tuning=resolver.tuning)
     assert [m.content for m in built.history] == ["one two three four"]
     assert built.history_text == "Assistant: one two three …"
     assert built.company_name == "Helix" and built.mode == "mix"

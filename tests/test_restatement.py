@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from lightrag import QueryParam
 
 from fakes import ScriptedLLM, keyword_json
-from lightrag_resolve import Message, Resolution, Resolver, ResolverConfig, Turn
+from lightrag_resolve import Message, Resolution, Resolver, ResolverConfig, ResolverTuning, Turn
 from lightrag_resolve._candidates import collect_candidates
 from lightrag_resolve._enforce import contains_phrase
 from lightrag_resolve._grounding import unestablished_names
@@ -20,6 +20,7 @@ from lightrag_resolve._keyword_reuse import LightRAGKeywords, reuse_keywords
 from lightrag_resolve._pointers import named_before_pointing
 from lightrag_resolve._restatement import needs_restatement, restated, restated_name
 from strategies import model_output
+from tuned import tuned
 
 HISTORY = (
     Message(role="user", content="What do you sell to shops?"),
@@ -270,7 +271,7 @@ def test_a_refused_name_the_message_holds_before_its_pronoun_is_not_restated():
 
 def test_the_switch_turns_the_restatement_off():
     llm = ScriptedLLM(replies={"reference": "AMBIGUOUS", "restatement": RESTATED})
-    resolution = run(Resolver(ResolverConfig(restate_references=False)).resolve(turn(), llm=llm))
+    resolution = run(tuned(restate_references=False).resolve(turn(), llm=llm))
     assert llm.roles() == ["reference"] and resolution.fallback_reason == "ambiguous" and not resolution.changed
 
 
@@ -303,7 +304,7 @@ def test_the_restatement_prompt_and_parser_are_override_points():
 
 def test_restate_references_must_be_a_bool():
     with pytest.raises(TypeError, match="restate_references"):
-        ResolverConfig(restate_references="yes")
+        ResolverTuning(restate_references="yes")
 
 
 # ---- keywords in graph modes ----------------------------------------------------------

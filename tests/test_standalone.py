@@ -18,6 +18,7 @@ from lightrag_resolve.eval._prose import SYSTEM_PROMPT as PROSE_SYSTEM_PROMPT
 from strategies import model_output
 from test_fusion import count_vector_searches, ids, naive_param, plain_chunks, with_product_sheets
 from test_reference_integration import ASK, HISTORY
+from tuned import tuned
 
 TURN = Turn(query=ASK, history=tuple(Message(**message) for message in HISTORY), mode="naive", company_name="Helix")
 SHOPS = (  # two candidates: the check asks the model
@@ -26,7 +27,7 @@ SHOPS = (  # two candidates: the check asks the model
 )
 TWO = Turn(query=ASK, history=SHOPS, mode="naive", company_name="Helix")
 QUESTION = "Which retailers already run the Pulse POS loyalty terminal?"
-ON = ResolverConfig(company_name="Helix", fuse_standalone_question=True)
+ON = tuned(company_name="Helix", fuse_standalone_question=True)
 
 
 def run(coro):
@@ -91,7 +92,7 @@ def test_any_answer_gives_one_short_established_line_or_nothing(output):
 
 def test_a_resolved_reference_gets_one_more_call_and_keeps_its_text():
     llm = ScriptedLLM(replies={"reference": "RESOLVE: Pulse POS", "standalone": QUESTION})
-    resolution = run(Resolver(ON).resolve(TWO, llm=llm))
+    resolution = run(ON.resolve(TWO, llm=llm))
     assert llm.roles() == ["reference", "standalone"]
     assert resolution.query == f"Pulse POS — {ASK}" and resolution.entity == "Pulse POS"
     assert resolution.standalone_question == QUESTION
@@ -102,7 +103,7 @@ def test_a_restated_reference_gets_the_question_too():
     llm = ScriptedLLM(
         replies={"reference": "AMBIGUOUS", "restatement": "retailers running Pulse POS", "standalone": QUESTION}
     )
-    resolution = run(Resolver(ON).resolve(TWO, llm=llm))
+    resolution = run(ON.resolve(TWO, llm=llm))
     assert llm.roles() == ["reference", "restatement", "standalone"]
     assert resolution.restatement is not None and resolution.standalone_question == QUESTION
 
@@ -110,7 +111,7 @@ def test_a_restated_reference_gets_the_question_too():
 @pytest.mark.parametrize("reference", ["KEEP", "AMBIGUOUS", "gibberish", RuntimeError("down")])
 def test_a_turn_the_check_left_unchanged_pays_no_call(reference):
     llm = ScriptedLLM(replies={"reference": reference, "standalone": QUESTION})
-    resolution = run(Resolver(ON).resolve(TWO, llm=llm))
+    resolution = run(ON.resolve(TWO, llm=llm))
     assert "standalone" not in llm.roles()
     assert not resolution.changed and resolution.standalone_question is None
 
@@ -124,22 +125,22 @@ def test_off_by_default():
 def test_a_short_reply_is_never_condensed():
     llm = ScriptedLLM(replies={"text": "German course level B1", "standalone": QUESTION})
     history = (Message(role="assistant", content="German from A1 to C1. Are you looking for A1 or B1?"),)
-    resolution = run(Resolver(ON).resolve(Turn(query="B1 please", history=history, mode="naive"), llm=llm))
+    resolution = run(ON.resolve(Turn(query="B1 please", history=history, mode="naive"), llm=llm))
     assert "standalone" not in llm.roles() and resolution.standalone_question is None
 
 
 @pytest.mark.parametrize("reply", [RuntimeError("down"), "NONE", "Which retailers in Berlin run it?"])
 def test_a_failed_or_refused_question_costs_the_fusion_only(reply):
     llm = ScriptedLLM(replies={"reference": "RESOLVE: Pulse POS", "standalone": reply})
-    resolution = run(Resolver(ON).resolve(TWO, llm=llm))
+    resolution = run(ON.resolve(TWO, llm=llm))
     assert resolution.query == f"Pulse POS — {ASK}" and resolution.standalone_question is None
     assert resolution.fallback_reason is None
 
 
 def test_a_slow_question_meets_the_rewrite_timeout():
     llm = ScriptedLLM(replies={"reference": "RESOLVE: Pulse POS", "standalone": QUESTION}, delays={"standalone": 30})
-    config = ResolverConfig(company_name="Helix", fuse_standalone_question=True, timeout=0.05, reference_timeout=60)
-    resolution = run(Resolver(config).resolve(TWO, llm=llm))
+    resolver = tuned(company_name="Helix", fuse_standalone_question=True, timeout=0.05, reference_timeout=60)
+    resolution = run(resolver.resolve(TWO, llm=llm))
     assert resolution.query == f"Pulse POS — {ASK}" and resolution.standalone_question is None
 
 
@@ -153,7 +154,7 @@ def test_the_prompt_and_parser_are_override_points():
             return output.removeprefix(">> ")
 
     llm = ScriptedLLM(replies={"reference": "RESOLVE: Pulse POS", "standalone": f">> {QUESTION}"})
-    resolution = run(Shop(ON).resolve(TWO, llm=llm))
+    resolution = run(Shop(ON.config, tuning=ON.tuning).resolve(TWO, llm=llm))
     assert llm.calls[-1].system_prompt == "Custom condense."
     assert resolution.standalone_question == QUESTION
 
@@ -163,7 +164,7 @@ def test_the_prompt_and_parser_are_override_points():
 
 async def _rag(make_rag, question: str, **config):
     llm = ScriptedLLM(replies={"reference": "RESOLVE: Pulse POS", "standalone": question})
-    return await with_product_sheets(await make_rag(llm, resolver=ResolverConfig(**config)))
+    return await with_product_sheets(await make_rag(llm, resolver=tuned(**config)))
 
 
 async def test_the_resolved_chunk_search_is_fused_with_the_questions(make_rag, monkeypatch):
@@ -226,7 +227,7 @@ EARLIER = [
 
 
 def test_the_question_reads_earlier_turns_than_the_checks_window():
-    turn = Turn.from_history(ASK, EARLIER, mode="naive", config=ON)
+    turn = Turn.from_history(ASK, EARLIER, mode="naive", config=ON.config, tuning=ON.tuning)
     assert len(turn.history) == 2 and len(turn.conversation) == 4
     assert "Maison Poilâne" not in turn.history_text
     assert "Maison Poilâne" in condense_prompt(turn).user
@@ -237,6 +238,6 @@ def test_the_question_reads_earlier_turns_than_the_checks_window():
 
 def test_the_conversation_is_bounded_and_a_turn_built_by_hand_reads_its_window():
     long = [{"role": "user" if n % 2 == 0 else "assistant", "content": f"message {n}"} for n in range(20)]
-    turn = Turn.from_history(ASK, long, mode="naive", config=ON)
+    turn = Turn.from_history(ASK, long, mode="naive", config=ON.config, tuning=ON.tuning)
     assert [message.content for message in turn.conversation] == [f"message {n}" for n in range(12, 20)]
     assert TURN.conversation == () and TURN.conversation_text == TURN.history_text

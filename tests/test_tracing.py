@@ -27,6 +27,7 @@ from fakes import ScriptedLLM, keyword_json
 from lightrag import QueryParam
 
 from lightrag_resolve import Message, Resolution, Resolver, ResolverConfig, ResolvingLightRAG, Turn
+from tuned import tuned
 
 HISTORY = (
     Message(role="user", content="Quelles offres avez-vous ?"),
@@ -87,7 +88,7 @@ def is_child(child: ReadableSpan, parent: ReadableSpan) -> bool:
 
 
 async def resolve(traced: Traced, query: str, llm: ScriptedLLM, *, mode: str = "mix", history=HISTORY, **config: Any):
-    resolver = Resolver(traced.config(**config))
+    resolver = tuned(**{"company_name": "Helix", "tracer_provider": traced.provider, **config})
     return await resolver.resolve(turn(query, mode, history), llm=llm, model="small-model")
 
 
@@ -181,7 +182,7 @@ async def test_paths_without_a_resolver_have_only_the_query_span(traced, query, 
         history = ()
     llm, config = ScriptedLLM(), dict(config)
     caller_keywords = config.pop("caller_keywords", False)
-    resolver = Resolver(traced.config(**config))
+    resolver = tuned(**{"company_name": "Helix", "tracer_provider": traced.provider, **config})
     resolution = await resolver.resolve(turn(query, mode, history), llm=llm, caller_keywords=caller_keywords)
     assert resolution.path == path and resolution.fallback_reason == reason
     assert llm.calls == []

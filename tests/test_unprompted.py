@@ -17,6 +17,7 @@ from fakes import ScriptedLLM, keyword_json
 from lightrag import QueryParam
 from lightrag_resolve import Message, Resolver, ResolverConfig, Turn
 from lightrag_resolve._context import follows_question
+from tuned import tuned
 
 ANSWER = [
     {"role": "user", "content": "How does Pulse POS handle stock?"},
@@ -36,10 +37,10 @@ def turn(query: str, history: list[dict[str, str]], mode: str = "mix") -> Turn:
     return Turn(query=query, history=messages, mode=mode)
 
 
-def resolve(t: Turn, config: ResolverConfig | None = None, keywords: str | None = None) -> tuple[object, ScriptedLLM]:
+def resolve(t: Turn, resolver: Resolver | None = None, keywords: str | None = None) -> tuple[object, ScriptedLLM]:
     keywords = keywords or keyword_json(["Pulse POS"], ["stock"])
     llm = ScriptedLLM(replies={"keywords": keywords, "text": "Pulse POS stock alerts"})
-    return asyncio.run(Resolver(config).resolve(t, llm=llm, model="fake")), llm
+    return asyncio.run((resolver or Resolver()).resolve(t, llm=llm, model="fake")), llm
 
 
 def test_a_reply_is_prompted_by_a_question_or_by_an_option_it_picks():
@@ -85,7 +86,7 @@ def test_prompted_replies_are_resolved_as_before():
 
 
 def test_the_switch_resolves_unprompted_replies_too():
-    resolution, llm = resolve(turn("Virtualization", ANSWER), ResolverConfig(resolve_unprompted_replies=True))
+    resolution, llm = resolve(turn("Virtualization", ANSWER), tuned(resolve_unprompted_replies=True))
     assert llm.roles() == ["keywords"] and resolution.fallback_reason is None and resolution.has_keywords
 
 

@@ -80,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
         config = evaluation.EvalConfig(
             arms=tuple(name.strip() for name in args.arms.split(",") if name.strip()),
             runs=args.runs, judge=args.judge, k=args.k, top_k=args.top_k, chunk_top_k=args.chunk_top_k,
-            limit=args.limit, seed=args.seed, resolver=_resolver_template(args),
+            limit=args.limit, seed=args.seed, resolver=_resolver_template(args), tuning=_tuning(args),
         )
         dataset = evaluation.load_dataset(
             args.dataset, items=args.items, kb=args.kb, passages=args.passages, default_mode=args.mode
@@ -127,16 +127,26 @@ def _timeouts_line(template: Any) -> str:
 
 def _resolver_template(args: argparse.Namespace) -> Any:
     """The ``ResolverConfig`` template of the timeouts and ``--resolver-setting``; ``None`` without any of them."""
-    from lightrag_resolve.eval import resolver_overrides
+    from lightrag_resolve.eval import resolver_overrides, split_settings
 
     timeouts = {"timeout": args.resolver_timeout, "reference_timeout": args.reference_timeout}
     given = {name: value for name, value in timeouts.items() if value is not None}
-    given.update(resolver_overrides(args.resolver_setting))  # ValueError for a name or value it cannot take
+    # ValueError for a name or value it cannot take
+    given.update(split_settings(resolver_overrides(args.resolver_setting))[0])
     if not given:
         return None
     from lightrag_resolve import ResolverConfig
 
     return ResolverConfig(**given)  # ValueError for a timeout that is not a positive number
+
+
+def _tuning(args: argparse.Namespace) -> Any:
+    """The ``ResolverTuning`` of the ``--resolver-setting`` knobs that are tuning; ``None`` without any."""
+    from lightrag_resolve import ResolverTuning
+    from lightrag_resolve.eval import resolver_overrides, split_settings
+
+    given = split_settings(resolver_overrides(args.resolver_setting))[1]
+    return ResolverTuning(**given) if given else None
 
 
 def _endpoint(model: str, base_url: str | None, api_key_env: str) -> Any:

@@ -124,7 +124,6 @@ def run(args: argparse.Namespace) -> int:
         history=tuple(history[-config.history_messages :]),
         mode=mode,
         company_name=config.company_name,
-        message_words=config.history_message_words,
     )
     resolution = asyncio.run(Resolver(config).resolve(turn, llm=llm, model=model))
     print(json.dumps(resolution.to_dict(), ensure_ascii=False, indent=2))

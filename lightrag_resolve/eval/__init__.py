@@ -28,7 +28,7 @@ from ._metering import MeteredLLM, Usage
 from ._models import Models, ModelUnavailableError, load_local_models, local_models_installed, openai_compatible_llm
 from ._prose import Condensed, CondenseRewriter, clean_condensed
 from ._results import RESULTS_FORMAT, Record, ResultsStore
-from ._runner import EvalConfig, EvalOutcome, resolver_overrides, run_eval, select_items
+from ._runner import EvalConfig, EvalOutcome, resolver_overrides, run_eval, select_items, split_settings
 from ._stats import PairedComparison, bootstrap_interval, compare_paired
 from ._summary import ArmRow, DecisionRow, Summary, summarize
 
@@ -92,6 +92,7 @@ __all__ = [
     "run_eval",
     "select_items",
     "should_rewrite",
+    "split_settings",
     "sufficiency_prompt",
     "summarize",
     "validate_rewrite",

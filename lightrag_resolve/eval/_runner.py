@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
@@ -19,7 +19,7 @@ from typing import Any
 from lightrag import QueryParam
 from lightrag.utils import EmbeddingFunc, Tokenizer
 
-from lightrag_resolve import LLMFunc, ResolverConfig
+from lightrag_resolve import LLMFunc, ResolverConfig, ResolverTuning
 
 from ._arms import ARM_NAMES, Arm, build_arms
 from ._chart import render_chart
@@ -47,7 +47,8 @@ class EvalConfig:
     ``company_name`` (the template's own is the default for items without
     one). ``None`` uses the library's defaults, whose timeouts (10 s, 2 s for
     the reference check) suit a hosted model, not a small model on a CPU.
-    ``replay`` answers each distinct model call once (``_replay``): right for
+    ``tuning`` replaces the resolver's measured constants and alternatives
+    (``ResolverTuning``), to measure one of them. ``replay`` answers each distinct model call once (``_replay``): right for
     a model that decodes deterministically, where run 2 then repeats run 1;
     turn it off to sample a model that does not.
     """
@@ -63,11 +64,14 @@ class EvalConfig:
     confidence: float = 0.95
     resamples: int = DEFAULT_RESAMPLES
     resolver: ResolverConfig | None = None
+    tuning: ResolverTuning | None = None
     replay: bool = True
 
     def __post_init__(self) -> None:
         if self.resolver is not None and not isinstance(self.resolver, ResolverConfig):
             raise TypeError(f"resolver must be a ResolverConfig or None, got {type(self.resolver).__name__}")
+        if self.tuning is not None and not isinstance(self.tuning, ResolverTuning):
+            raise TypeError(f"tuning must be a ResolverTuning or None, got {type(self.tuning).__name__}")
         if isinstance(self.runs, bool) or not isinstance(self.runs, int) or self.runs < 1:
             raise ValueError(f"runs must be a positive int, got {self.runs!r}")
         if self.judge not in {"gold", "llm"}:
@@ -93,26 +97,35 @@ class EvalOutcome:
     missing: int = 0  # turns not run (only with report_only): the report is partial
 
 
-def resolver_settings(resolver: ResolverConfig | None) -> dict[str, Any]:
-    """The resolver's measurable knobs (timeouts, limits, enabled) as the results header records them.
+def resolver_settings(resolver: ResolverConfig | None, tuning: ResolverTuning | None = None) -> dict[str, Any]:
+    """The resolver's measurable knobs (timeouts, limits, enabled, the tuning) as the results header records them.
 
     Callables and per-company fields are left out; ``None`` gives the library's defaults.
     """
     config = resolver if resolver is not None else ResolverConfig()
-    return {
+    settings = {
         spec.name: getattr(config, spec.name)
         for spec in fields(config)
         if spec.name != "company_name" and isinstance(getattr(config, spec.name), (bool, int, float))
         and spec.name not in {"capture_content"}
     }
+    tuned = tuning if tuning is not None else ResolverTuning()
+    return {**settings, **{spec.name: getattr(tuned, spec.name) for spec in fields(tuned)}}
+
+
+def split_settings(settings: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Knobs (``resolver_overrides``' result) split into ``ResolverConfig`` and ``ResolverTuning`` arguments."""
+    tuning_names = {spec.name for spec in fields(ResolverTuning)}
+    config = {name: value for name, value in settings.items() if name not in tuning_names}
+    return config, {name: value for name, value in settings.items() if name in tuning_names}
 
 
 def resolver_overrides(pairs: Sequence[str]) -> dict[str, Any]:
-    """``NAME=VALUE`` pairs as ``ResolverConfig`` keyword arguments, each value read as its knob's type.
+    """``NAME=VALUE`` pairs as resolver knobs (``ResolverConfig`` or ``ResolverTuning``), each read as its type.
 
     What ``eval_report.py --resolver-setting`` takes. Only the knobs the
     results header records (``resolver_settings``) can be set here.
-    ``ResolverConfig`` itself still checks the values (a window of 0 messages
+    ``split_settings`` sorts them into the two objects, which still check the values (a window of 0 messages
     is refused there, not here).
     """
     knobs = {name: type(value) for name, value in resolver_settings(None).items()}
@@ -276,8 +289,9 @@ async def run_eval(
             raise ValueError("the llm judge needs judge_llm")
         judge = LLMJudge(llm=judge_llm, gold_judge=gold)
     settings = {"default_mode": dataset.default_mode, "k": config.k, "top_k": config.top_k,
-                "chunk_top_k": config.chunk_top_k, "resolver": resolver_settings(config.resolver)}
-    config_record = {name: value for name, value in asdict(_without_resolver(config)).items() if name != "resolver"}
+                "chunk_top_k": config.chunk_top_k, "resolver": resolver_settings(config.resolver, config.tuning)}
+    config_record = {name: value for name, value in asdict(_without_resolver(config)).items()
+                     if name not in {"resolver", "tuning"}}
     header = {
         "dataset_name": dataset.name,
         "dataset_fingerprint": dataset.fingerprint,
@@ -301,7 +315,7 @@ async def run_eval(
     if todo:
         session = KnowledgeSession(dataset.kb, working_dir=out / "lightrag", llm=metered, embedding=embedding,
                                    tokenizer=tokenizer, workspace=workspace, lightrag_kwargs=lightrag_kwargs,
-                                   resolver=config.resolver)
+                                   resolver=config.resolver, tuning=config.tuning)
         context = _Context(dataset=dataset, config=config, session=session, llm=metered, judge=judge)
         bar = _progress(len(todo), progress, dataset.name)
         try:

@@ -21,7 +21,7 @@ from typing import Any
 
 from lightrag.utils import EmbeddingFunc, Tokenizer
 
-from lightrag_resolve import ResolverConfig, ResolvingLightRAG
+from lightrag_resolve import Resolver, ResolverConfig, ResolverTuning, ResolvingLightRAG
 
 from ._dataset import KnowledgeBase
 from ._metering import MeteredLLM
@@ -45,6 +45,7 @@ class KnowledgeSession:
         workspace: str | None = None,
         lightrag_kwargs: dict[str, Any] | None = None,
         resolver: ResolverConfig | None = None,
+        tuning: ResolverTuning | None = None,
     ) -> None:
         self.kb = kb
         self.working_dir = Path(working_dir)
@@ -60,6 +61,7 @@ class KnowledgeSession:
         self.workspace = workspace or f"eval_{digest}"
         self.lightrag_kwargs = dict(lightrag_kwargs or {})
         self.resolver = resolver if resolver is not None else ResolverConfig()
+        self.tuning = tuning
         self._instances: dict[str | None, ResolvingLightRAG] = {}
 
     def resolver_for(self, company_name: str | None) -> ResolverConfig:
@@ -82,7 +84,7 @@ class KnowledgeSession:
             "default_embedding_timeout": 1800,
             **self.lightrag_kwargs,
         }
-        return ResolvingLightRAG(resolver=self.resolver_for(company_name), **kwargs)
+        return ResolvingLightRAG(resolver=Resolver(self.resolver_for(company_name), tuning=self.tuning), **kwargs)
 
     def _inserted(self) -> bool:
         marker = self.working_dir / _MARKER

@@ -6,52 +6,17 @@ loaded its ``.env`` (so the variables may live there too). Parsing is a pure
 function of the mapping it is given: every rule is tested without a server,
 and a malformed value stops start-up with a message naming the variable.
 
-=========================================  ==========================================
-variable                                   meaning (default)
-=========================================  ==========================================
-``RESOLVER_ENABLED``                       resolve follow-ups at all (``true``)
-``RESOLVER_COMPANY_NAME``                  the company the assistant speaks for (none)
-``RESOLVER_LLM_BASE_URL``                  dedicated OpenAI-compatible endpoint for the
-                                           resolver (none: LightRAG's keyword-role LLM)
-``RESOLVER_LLM_MODEL``                     its model; required with the base URL
-``RESOLVER_LLM_API_KEY``                   its key (none: the endpoint takes no key)
-``RESOLVER_REFERENCE_LLM_*``               the same three for the reference check
-                                           (none: the resolver's LLM)
-``RESOLVER_TIMEOUT``                       seconds per resolver call (``10``)
-``RESOLVER_REFERENCE_TIMEOUT``             seconds for the reference check (``2``)
-``RESOLVER_GRAPH_LOOKUP_TIMEOUT``          seconds for the graph lookup of the
-                                           window's names (``1``)
-``RESOLVER_HISTORY_MESSAGES``              earlier messages read per turn (``2``)
-``RESOLVER_HISTORY_MESSAGE_WORDS``         words kept per earlier message (``150``)
-``RESOLVER_MAX_RESOLVE_WORDS``             the gate: longest short reply (``4``)
-``RESOLVER_MAX_QUERY_WORDS``               naive-mode rewrite cap (``8``)
-``RESOLVER_MAX_LL_KEYWORDS``               low-level keyword cap (``5``)
-``RESOLVER_MAX_HL_KEYWORDS``               high-level keyword cap (``3``)
-``RESOLVER_MAX_NAME_WORDS``                longest accepted reference name (``6``)
-``RESOLVER_CAPTURE_CONTENT``               put text on spans (unset: the OTel variable)
-``RESOLVER_REFERENCE_IN_NAIVE``            the reference check in naive mode (``true``)
-``RESOLVER_RESOLVE_UNPROMPTED_REPLIES``    resolve short replies that answer
-                                           nothing the assistant said (``false``)
-``RESOLVER_CHECK_EVERY_FOLLOW_UP``         check follow-ups with no word that points
-                                           back too (``false``)
-``RESOLVER_RESTATE_REFERENCES``            restate follow-ups the check could not
-                                           name (``true``)
-``RESOLVER_CHECK_SOLE_CANDIDATE``          check a follow-up whose window names one
-                                           candidate too (``false``)
-``RESOLVER_REWRITE_PICKED_REPLIES``        rewrite a naive-mode reply that picks an
-                                           option of the question too (``false``)
-``RESOLVER_REWRITE_ACCEPTED_OFFERS``       ask the model about a reply that only
-                                           accepts an offer too (``false``)
-``RESOLVER_FUSE_RAW_SEARCH``               fuse a resolved reference's chunk search
-                                           with the visitor's words (``false``)
-``RESOLVER_FUSE_STANDALONE_QUESTION``      fuse it with a standalone question, one
-                                           more model call (``false``)
-=========================================  ==========================================
+The variables are the ``env`` names in ``ResolverConfig``'s field metadata
+(``lightrag_resolve._config.environment_table`` renders them, docs/serving.md
+shows that table); each is read as its field's type. ``RESOLVER_LLM_*`` and
+``RESOLVER_REFERENCE_LLM_*`` are three variables each (``_BASE_URL``,
+``_MODEL``, ``_API_KEY``) naming a dedicated OpenAI-compatible endpoint.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import fields as dataclass_fields
 from typing import Any
 
 from .._config import LLMFunc, ResolverConfig
@@ -60,40 +25,15 @@ from ..openai_compat import openai_llm
 
 __all__ = ["ENV_VARIABLES", "ResolverEnvError", "resolver_config_from_env"]
 
-_COUNTS = {
-    "RESOLVER_HISTORY_MESSAGES": "history_messages",
-    "RESOLVER_HISTORY_MESSAGE_WORDS": "history_message_words",
-    "RESOLVER_MAX_RESOLVE_WORDS": "max_resolve_words",
-    "RESOLVER_MAX_QUERY_WORDS": "max_query_words",
-    "RESOLVER_MAX_LL_KEYWORDS": "max_ll_keywords",
-    "RESOLVER_MAX_HL_KEYWORDS": "max_hl_keywords",
-    "RESOLVER_MAX_NAME_WORDS": "max_name_words",
-}
-_SECONDS = {
-    "RESOLVER_TIMEOUT": "timeout",
-    "RESOLVER_REFERENCE_TIMEOUT": "reference_timeout",
-    "RESOLVER_GRAPH_LOOKUP_TIMEOUT": "graph_lookup_timeout",
-}
-_SWITCHES = {
-    "RESOLVER_ENABLED": "enabled",
-    "RESOLVER_CAPTURE_CONTENT": "capture_content",
-    "RESOLVER_REFERENCE_IN_NAIVE": "reference_in_naive",
-    "RESOLVER_RESOLVE_UNPROMPTED_REPLIES": "resolve_unprompted_replies",
-    "RESOLVER_CHECK_EVERY_FOLLOW_UP": "check_every_follow_up",
-    "RESOLVER_RESTATE_REFERENCES": "restate_references",
-    "RESOLVER_CHECK_SOLE_CANDIDATE": "check_sole_candidate",
-    "RESOLVER_REWRITE_PICKED_REPLIES": "rewrite_picked_replies",
-    "RESOLVER_REWRITE_ACCEPTED_OFFERS": "rewrite_accepted_offers",
-    "RESOLVER_FUSE_RAW_SEARCH": "fuse_raw_search",
-    "RESOLVER_FUSE_STANDALONE_QUESTION": "fuse_standalone_question",
-}
-_ENDPOINTS = ("RESOLVER_LLM", "RESOLVER_REFERENCE_LLM")
+_ENDPOINTS = {"llm_func": ("RESOLVER_LLM", "model_name"), "reference_llm_func": ("RESOLVER_REFERENCE_LLM", "reference_model_name")}
 _ENDPOINT_PARTS = ("BASE_URL", "MODEL", "API_KEY")
+_FIELDS = {spec.metadata["env"]: spec for spec in dataclass_fields(ResolverConfig) if spec.metadata.get("env")}
+"""The variable of each configurable field, from the field's metadata; the endpoints' are their prefixes."""
 
 ENV_VARIABLES: tuple[str, ...] = tuple(
     sorted(
-        {*_COUNTS, *_SECONDS, *_SWITCHES, "RESOLVER_COMPANY_NAME"}
-        | {f"{prefix}_{part}" for prefix in _ENDPOINTS for part in _ENDPOINT_PARTS}
+        {name for name, spec in _FIELDS.items() if spec.name not in _ENDPOINTS}
+        | {f"{prefix}_{part}" for prefix, _ in _ENDPOINTS.values() for part in _ENDPOINT_PARTS}
     )
 )
 """Every variable ``resolver_config_from_env`` reads; any other ``RESOLVER_*`` is a typo."""
@@ -187,18 +127,18 @@ def resolver_config_from_env(environ: Mapping[str, str]) -> ResolverConfig:
         raise ResolverEnvError(f"unknown variable {', '.join(unknown)}; known: {', '.join(ENV_VARIABLES)}")
     fields: dict[str, Any] = {}
     for name, value in values.items():
-        if name in _SWITCHES:
-            fields[_SWITCHES[name]] = _switch(name, value)
-        elif name in _COUNTS:
-            fields[_COUNTS[name]] = _count(name, value)
-        elif name in _SECONDS:
-            fields[_SECONDS[name]] = _seconds(name, value)
-    if "RESOLVER_COMPANY_NAME" in values:
-        fields["company_name"] = values["RESOLVER_COMPANY_NAME"]
-    for prefix, func_field, model_field in (
-        ("RESOLVER_LLM", "llm_func", "model_name"),
-        ("RESOLVER_REFERENCE_LLM", "reference_llm_func", "reference_model_name"),
-    ):
+        spec = _FIELDS.get(name)
+        if spec is None or spec.name in _ENDPOINTS:
+            continue  # an endpoint's part, read below
+        if spec.type in ("bool", "bool | None"):
+            fields[spec.name] = _switch(name, value)
+        elif spec.type == "int":
+            fields[spec.name] = _count(name, value)
+        elif spec.type == "float":
+            fields[spec.name] = _seconds(name, value)
+        else:
+            fields[spec.name] = value
+    for func_field, (prefix, model_field) in _ENDPOINTS.items():
         llm = _endpoint(prefix, values)
         if llm is not None:
             fields[func_field], fields[model_field] = llm, values[f"{prefix}_MODEL"]

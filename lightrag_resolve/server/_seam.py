@@ -28,7 +28,7 @@ resolution replaces up to seven module-level names, all here, all checked first:
     counts tokens with a ``TiktokenTokenizer()`` it builds on first use, which
     downloads its file; it gets the served tokenizer instead.
 
-``check`` verifies each name as ``lightrag_resolve._host`` declares it
+``check`` verifies each name as ``lightrag_resolve._lightrag_seam`` declares it
 (``SERVER``): present, and read as a global by the code that uses it, so a
 LightRAG release that moves the logic stops start-up with ``SeamError``
 instead of serving without resolution. Every worker gets the patched
@@ -46,8 +46,8 @@ from typing import Any
 from lightrag.query_validation import RAGQueryTooShortError, validate_query_not_empty
 
 from .._config import ResolverConfig
-from .._host import SERVER, SeamError, chat_token_counter, set_chat_token_counter
-from .._host import check as check_internals
+from .._lightrag_seam import SERVER, SeamError, chat_token_counter, set_chat_token_counter
+from .._lightrag_seam import check as check_internals
 from .._lightrag import ResolvingLightRAG
 from .._text import encodable
 from ..sample import insert_sample

@@ -11,7 +11,7 @@ from benchmark_scripts import load_benchmark
 from tiny import B1_CONTEXT, scripted_llm, write_dataset
 
 import lightrag_resolve.eval as evaluation
-from lightrag_resolve import ResolverConfig
+from lightrag_resolve import ResolverConfig, ResolverTuning
 from lightrag_resolve.cli import main
 from lightrag_resolve.eval import (
     EvalConfig,
@@ -30,6 +30,10 @@ from lightrag_resolve.eval._session import KnowledgeSession
 async def _run(folder: Path, out: Path, models: dict, workspace: str, **config: object) -> EvalOutcome:
     return await run_eval(load_dataset(folder), out_dir=out, config=EvalConfig(resamples=200, **config),
                           progress=False, workspace=workspace, **models)
+
+
+PICKS_REWRITTEN = ResolverTuning(rewrite_picked_replies=True)
+""""B1" picks an option of the question: with this tuning the model is asked to rewrite it all the same."""
 
 
 def _header(out: Path) -> dict:
@@ -71,7 +75,7 @@ async def test_short_timeouts_measure_timeouts_and_generous_ones_resolution(
     # "B1" picks an option of the question; the model is asked to rewrite it all the same, to be timed.
     tight = await _run(tiny_dataset, tmp_path / "tight", {**models, "llm": slow}, workspace, runs=1,
                        arms=("raw", "resolve"),
-                       resolver=ResolverConfig(timeout=0.05, reference_timeout=0.05, rewrite_picked_replies=True))
+                       resolver=ResolverConfig(timeout=0.05, reference_timeout=0.05), tuning=PICKS_REWRITTEN)
     records = _by_key(tight)
     # Timed out, the resolver falls back to "B1" with the question it answers (contract §5.6): no model
     # meaning, yet searchable, where "B1" alone is refused by LightRAG as too short.
@@ -83,7 +87,7 @@ async def test_short_timeouts_measure_timeouts_and_generous_ones_resolution(
 
     roomy = await _run(tiny_dataset, tmp_path / "roomy", {**models, "llm": slow}, f"{workspace}_2", runs=1,
                        arms=("raw", "resolve"),
-                       resolver=ResolverConfig(timeout=5, reference_timeout=5, rewrite_picked_replies=True))
+                       resolver=ResolverConfig(timeout=5, reference_timeout=5), tuning=PICKS_REWRITTEN)
     records = _by_key(roomy)
     assert records[("short-b1", "resolve", 0)].resolution["query"] == f"German course level B1 — {B1_CONTEXT}"
     assert records[("short-b1", "resolve", 0)].hit is True
@@ -96,8 +100,8 @@ async def test_the_template_keeps_each_items_company(tmp_path: Path, models: dic
     b1 = next(item for item in ITEMS if item["id"] == "short-b1")
     folder = write_dataset(tmp_path / "companies", items=[{**b1, "id": "acme", "company_name": "Acme"}, b1])
     outcome = await _run(folder, tmp_path / "out", models, workspace, runs=1, arms=("resolve",),
-                         resolver=ResolverConfig(timeout=60, reference_timeout=60, company_name="Helix",
-                                                 rewrite_picked_replies=True))
+                         resolver=ResolverConfig(timeout=60, reference_timeout=60, company_name="Helix"),
+                         tuning=PICKS_REWRITTEN)
     queries = {r.item: r.resolution["query"] for r in outcome.records if r.arm == "resolve"}
     assert queries == {"acme": f"German course level B1 Acme — {B1_CONTEXT}",
                        "short-b1": f"German course level B1 Helix — {B1_CONTEXT}"}
@@ -151,7 +155,7 @@ async def test_a_results_file_older_than_a_knob_resumes_under_its_default_only(
     assert (resumed.ran, resumed.skipped) == (0, 5)
     with pytest.raises(ResultsMismatchError, match="settings"):
         await _run(tiny_dataset, tmp_path / "out", models, workspace, runs=1, arms=("raw",),
-                   resolver=ResolverConfig(fuse_raw_search=True))
+                   tuning=ResolverTuning(fuse_raw_search=True))
 
 
 async def test_report_only_runs_nothing_and_says_the_report_is_partial(

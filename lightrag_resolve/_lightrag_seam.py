@@ -39,10 +39,12 @@ import lightrag.operate as lightrag_operate
 
 from ._errors import LightRAGResolveError
 from ._fusion import vector_search
+from ._speculative import gate_answer
 
 __all__ = [
     "CORE",
     "PRIVATE_NAMES",
+    "AnswerGate",
     "SERVER",
     "SUPPORTED_LIGHTRAG",
     "Internal",
@@ -284,6 +286,23 @@ def exempt_resolved(text: str) -> Iterator[None]:
         yield
     finally:
         _resolved_text.reset(token)
+
+
+class AnswerGate:
+    """Mixin of ``ResolvingLightRAG``: LightRAG's ``_build_global_config``, with the answer LLM gated.
+
+    ``_build_global_config`` hands ``kg_query`` and ``naive_query`` their answer
+    LLM (``role_llm_funcs["query"]``); inside a speculative branch (contract §7)
+    that function waits for the reference check, so no answer is written from
+    a context the check is about to replace. Elsewhere it is LightRAG's own.
+    """
+
+    def _build_global_config(self) -> dict[str, Any]:
+        config: dict[str, Any] = super()._build_global_config()  # type: ignore[misc]
+        funcs = config.get("role_llm_funcs")
+        if isinstance(funcs, dict) and "query" in funcs:
+            config["role_llm_funcs"] = {**funcs, "query": gate_answer(funcs["query"])}
+        return config
 
 
 # ---- accessors ---------------------------------------------------------------

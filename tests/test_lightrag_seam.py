@@ -1,4 +1,4 @@
-"""The one LightRAG seam (``lightrag_resolve._host``): every internal listed and checked, nothing patched on import."""
+"""The one LightRAG seam (``lightrag_resolve._lightrag_seam``): every internal listed and checked, nothing patched on import."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from lightrag.query_validation import validate_rag_query as lightrags_check
 import lightrag_resolve
 from fakes import ScriptedLLM, keyword_json
 from lightrag_resolve import LightRAGResolveError
-from lightrag_resolve._host import CORE, PRIVATE_NAMES, SUPPORTED_LIGHTRAG, SeamError, check
+from lightrag_resolve._lightrag_seam import CORE, PRIVATE_NAMES, SUPPORTED_LIGHTRAG, SeamError, check
 
 PACKAGE = Path(lightrag_resolve.__file__).parent
 ROOT = PACKAGE.parent
@@ -37,8 +37,8 @@ LISTED = (
 )
 """Every underscore-prefixed LightRAG name the library uses or relies on; a change here is a change of the seam."""
 
-OVERRIDES = {"_build_global_config"}
-"""The one LightRAG internal used outside ``_host.py``: ``ResolvingLightRAG`` overrides it."""
+OVERRIDES: set[str] = set()
+"""LightRAG internals used outside ``_lightrag_seam.py``: none (the ``_build_global_config`` override lives there)."""
 
 
 def _run(script: str, tmp_path: Path) -> dict:
@@ -101,7 +101,7 @@ def test_an_unsupported_lightrag_fails_at_construction_and_concurrent_installs_w
     report = _run(
         _BUILD
         + """
-    from lightrag_resolve import LightRAGResolveError, _host
+    from lightrag_resolve import LightRAGResolveError, _lightrag_seam
 
     report = {}
     saved = core._run_sync
@@ -113,12 +113,12 @@ def test_an_unsupported_lightrag_fails_at_construction_and_concurrent_installs_w
     report["untouched"] = core.validate_rag_query is lightrags and operate._get_vector_context is lightrags_search
     core._run_sync = saved
 
-    checked = _host.check
+    checked = _lightrag_seam.check
     def slow_check(internals):  # widens the window the install lock closes
         time.sleep(0.05)
         checked(internals)
-    _host.check = slow_check
-    threads = [threading.Thread(target=_host.install) for _ in range(4)]
+    _lightrag_seam.check = slow_check
+    threads = [threading.Thread(target=_lightrag_seam.install) for _ in range(4)]
     for thread in threads:
         thread.start()
     for thread in threads:
@@ -227,7 +227,7 @@ def _lightrag_private_names_in_the_package() -> dict[str, set[str]]:
 def test_every_private_lightrag_name_the_package_uses_is_listed_and_lives_in_the_seam():
     assert PRIVATE_NAMES == LISTED
     found = _lightrag_private_names_in_the_package()
-    assert set(found) - set(PRIVATE_NAMES) == set(), "a LightRAG internal not declared in _host.CORE/SERVER"
+    assert set(found) - set(PRIVATE_NAMES) == set(), "a LightRAG internal not declared in _lightrag_seam.CORE/SERVER"
     assert {"_run_sync", "_owning_loop", "_role_llm_states", "_build_global_config"} <= set(found)  # the scan sees them
-    outside = {name for name, files in found.items() if files - {"_host.py"}}
+    outside = {name for name, files in found.items() if files - {"_lightrag_seam.py"}}
     assert outside == OVERRIDES

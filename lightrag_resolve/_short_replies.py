@@ -1,0 +1,132 @@
+"""Short replies ("Santé", "Yes, B1", "the second one"): keywords in graph modes, a short query in ``naive``.
+
+A short reply that answers nothing the assistant said is searched as written
+(contract §5.7); one that only accepts an offer, or (in ``naive``) picks an
+option of the question, is resolved in code with no model call (§5.6, §5.1).
+Otherwise one model call resolves it. Every outcome builds on the safe short
+reply: the visitor's words with the question they answer (§5.6).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from ._config import LLMFunc
+from ._conversation import Turn
+from ._enforce import append_context, append_meaning, enforce_keywords, enforce_text_query
+from ._fallback import fall_back
+from ._grounding import focus_on_pick, ground_keywords, resolved_meaning, without_other_options
+from ._model_call import ModelReply, response_format
+from ._parse import KeywordAnswer
+from ._prompts import keyword_schema
+from ._resolution import Resolution, ResolutionPath
+from ._routing import decide
+
+if TYPE_CHECKING:
+    from ._resolver import Resolver
+
+__all__ = ["resolve_keywords", "resolve_text", "safe_short_reply"]
+
+NO_CALL = ModelReply(text=None, failure=None, elapsed_ms=0.0)
+"""The reply of a turn the code resolves without asking the model (a picked option, an accepted offer)."""
+
+
+def safe_short_reply(turn: Turn, path: ResolutionPath, reply: ModelReply, model: str | None) -> Resolution:
+    """The safe outcome of a short reply: the visitor's words with the question they answer (contract §5.6).
+
+    Every fallback of the short-reply paths returns it, so a reply to a
+    question keeps that question when the model fails or declines. A reply
+    that picked one option carries the question without the others.
+    """
+    context = turn.reply_context
+    if context is not None:
+        context = without_other_options(context, pick=turn.picked, candidates=turn.candidates) or None
+    return Resolution(
+        query=append_context(turn.query, context),
+        original_query=turn.query,
+        mode=turn.mode,
+        path=path,
+        model=model,
+        raw_output=reply.text,
+        candidates=turn.candidates.names,
+        context=context,
+    )
+
+
+def _resolved(safe: Resolution, meaning: str) -> str:
+    """A resolved short reply's retrieval text: "<reply> — <meaning> — <context>" (contract §5.1, §5.6)."""
+    return append_context(append_meaning(safe.original_query, meaning), safe.context)
+
+
+def _without_model(resolver: Resolver, turn: Turn, path: ResolutionPath, model: str | None) -> Resolution | None:
+    """The outcome of a short reply that needs no model call, or ``None`` when the model resolves it."""
+    tuning = resolver.tuning
+    if not tuning.resolve_unprompted_replies and not decide(
+        resolver.is_prompted, turn, on_error=True, then="the reply is resolved as prompted"
+    ):
+        # It names the visitor's own topic (contract §5.7): searched as written.
+        return Resolution(query=turn.query, original_query=turn.query, mode=turn.mode, path=path, model=model,
+                          fallback_reason="unprompted", candidates=turn.candidates.names)
+    if turn.accepted_offer is not None and not tuning.rewrite_accepted_offers:
+        # "Yes please" to "Shall I tell you which clinics use Pivotane?": the offer, carried as the
+        # reply's context, is its whole meaning; in graph modes LightRAG extracts keywords from it.
+        accepted = safe_short_reply(turn, path, NO_CALL, model)
+        if accepted.context is not None:
+            return accepted
+    if path == "text" and turn.picked is not None and turn.follows_question and not tuning.rewrite_picked_replies:
+        # "Horizon" after "Which plan: Essentiel, Croissance or Horizon?" means Horizon (contract §5.1).
+        meaning = resolved_meaning(turn, turn.picked, max_words=resolver.config.max_query_words)
+        if meaning is not None:
+            picked = safe_short_reply(turn, "text", NO_CALL, model)
+            return replace(picked, query=_resolved(picked, meaning))
+    return None
+
+
+async def resolve_keywords(resolver: Resolver, turn: Turn, llm: LLMFunc, *, model: str | None) -> Resolution:
+    """Short reply in a graph mode: grounded keywords, and the resolved meaning added to the text."""
+    settled = _without_model(resolver, turn, "keywords", model)
+    if settled is not None:
+        return settled
+    config = resolver.config
+    schema = keyword_schema(max_ll=config.max_ll_keywords, max_hl=config.max_hl_keywords)
+    fmt = response_format(llm, schema, wanted=config.structured_output, json_fallback=True)
+    reply = await resolver.ask("keywords", resolver.keyword_prompt, turn, llm, config.timeout, **fmt)
+    safe = safe_short_reply(turn, "keywords", reply, model)
+    if reply.text is None:
+        return fall_back(safe, reply.failure or "llm_error")
+    answer = resolver.read(resolver.parse_keywords, reply.text)
+    if not isinstance(answer, KeywordAnswer):
+        return fall_back(safe, "unparsable")
+    outcome = enforce_keywords(answer.ll_raw, answer.hl_raw, max_ll=config.max_ll_keywords,
+                               max_hl=config.max_hl_keywords)
+    if outcome.fallback_reason is not None:
+        return fall_back(safe, outcome.fallback_reason)
+    grounded = ground_keywords(outcome.ll_keywords, candidates=turn.candidates, reply=turn.query,
+                               history=turn.message_texts)
+    if not grounded.kept:
+        return fall_back(safe, "ungrounded", dropped_keywords=grounded.dropped)
+    ll_keywords = focus_on_pick(grounded.kept, pick=turn.picked, candidates=turn.candidates)[: config.max_ll_keywords]
+    meaning = resolved_meaning(turn, answer.query_raw, ll_keywords, max_words=config.max_query_words) or ""
+    return replace(safe, query=_resolved(safe, meaning), ll_keywords=ll_keywords, hl_keywords=outcome.hl_keywords,
+                   dropped_keywords=grounded.dropped)
+
+
+async def resolve_text(resolver: Resolver, turn: Turn, llm: LLMFunc, *, model: str | None) -> Resolution:
+    """Short reply in ``naive`` mode: the resolved meaning added to the visitor's words."""
+    settled = _without_model(resolver, turn, "text", model)
+    if settled is not None:
+        return settled
+    max_words = resolver.config.max_query_words
+    reply = await resolver.ask("text", resolver.text_prompt, turn, llm, resolver.config.timeout)
+    safe = safe_short_reply(turn, "text", reply, model)
+    if reply.text is None:
+        return fall_back(safe, reply.failure or "llm_error")
+    rewrite = resolver.read(resolver.parse_text, reply.text)
+    if rewrite is None:
+        return fall_back(safe, "unparsable")
+    meaning = resolved_meaning(turn, rewrite, max_words=max_words)
+    if meaning is None:
+        refused = enforce_text_query(rewrite, company_name=turn.company_name, max_words=max_words)
+        return fall_back(safe, refused.fallback_reason or "unparsable")
+    return replace(safe, query=_resolved(safe, meaning))

@@ -1,0 +1,70 @@
+"""The resolver's measured design constants and the alternatives that measured as no gain.
+
+``ResolverConfig`` holds what a user chooses (models, timeouts, caps, hooks).
+What was measured lives here instead: the constants the design was tuned to,
+and each alternative that was built, measured and not kept, so the evaluation
+harness can still measure it (``--resolver-setting NAME=VALUE`` reaches these
+fields as it reaches the configuration's). ``Resolver(config, tuning=...)``
+takes one; docs/findings.md says what each alternative measured.
+
+The one alternative a user may want is a profile: ``ResolverTuning.open_domain()``
+asks a resolved reference for a standalone question and fuses the two searches,
+which gained on an open-domain corpus (MTRAG) and cost calls for nothing on a
+company's own knowledge base.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+
+__all__ = ["ResolverTuning"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class ResolverTuning:
+    """Measured constants and alternatives of the resolver; the defaults are what measured best.
+
+    ``history_message_words``: words kept per earlier message (150).
+    ``reply_context_words``: how many last words of the assistant's question
+    (and of the visitor's message before it) a short reply carries into its
+    retrieval text (40; 0 turns the context off, contract §5.6).
+    ``max_name_words``: the longest name the reference check may add (6).
+    ``reference_in_naive``: the reference check runs in ``naive`` mode too.
+    ``restate_references``: a follow-up that points back at something the check
+    could not name is restated in one more call (contract §5.9).
+    The rest are alternatives that measured as a loss or no gain, off:
+    ``resolve_unprompted_replies`` (§5.7), ``check_every_follow_up`` (§5.8),
+    ``check_sole_candidate`` (§5.3), ``rewrite_picked_replies`` (§5.1),
+    ``rewrite_accepted_offers`` (§5.6), ``fuse_raw_search`` (§5.5), and
+    ``fuse_standalone_question`` (§5.10, the open-domain profile).
+    """
+
+    history_message_words: int = 150
+    reply_context_words: int = 40
+    max_name_words: int = 6
+    reference_in_naive: bool = True
+    restate_references: bool = True
+    resolve_unprompted_replies: bool = False
+    check_every_follow_up: bool = False
+    check_sole_candidate: bool = False
+    rewrite_picked_replies: bool = False
+    rewrite_accepted_offers: bool = False
+    fuse_raw_search: bool = False
+    fuse_standalone_question: bool = False
+
+    def __post_init__(self) -> None:
+        for spec in fields(self):
+            value = getattr(self, spec.name)
+            if spec.type == "bool":
+                if not isinstance(value, bool):
+                    raise TypeError(f"ResolverTuning.{spec.name} must be a bool, got {value!r}")
+            elif isinstance(value, bool) or not isinstance(value, int) or value < _LEAST[spec.name]:
+                raise ValueError(f"ResolverTuning.{spec.name} must be an int >= {_LEAST[spec.name]}, got {value!r}")
+
+    @classmethod
+    def open_domain(cls) -> ResolverTuning:
+        """The profile for an open-domain corpus: a resolved reference's search fused with a standalone question."""
+        return cls(fuse_standalone_question=True)
+
+
+_LEAST = {"history_message_words": 1, "reply_context_words": 0, "max_name_words": 1}
