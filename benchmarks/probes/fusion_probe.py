@@ -19,7 +19,7 @@ real query; documents follow from the fused chunks. It reads
 (``benchmarks/eval_report.py --out``) and loads the local embedding (the
 ``local`` extra). Usage::
 
-    python benchmarks/fusion_probe.py benchmarks/results/eval-2026-12-03-final/mtrag --items ../shared/data/mtrag/turns.jsonl
+    python benchmarks/probes/fusion_probe.py benchmarks/results/eval-2026-12-03-final/mtrag --items ../shared/data/mtrag/turns.jsonl
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from lightrag import LightRAG, QueryParam
-from reference_text_probe import hit_at, open_index, print_table  # run as a script: benchmarks/ is on the path
+from reference_text_probe import hit_at, open_index, print_table  # run as a script: benchmarks/probes/ is on the path
 
 from lightrag_resolve import _host
 from lightrag_resolve._fusion import SecondSearch, fusing

@@ -17,7 +17,7 @@ Short replies run twice, as a graph-mode keyword resolution and as a
 ``naive``-mode text resolution; longer follow-ups run the reference check,
 and its decision is compared with the item's expected one. No retrieval runs.
 
-Run: ``python benchmarks/local_resolver_outcomes.py`` (needs the ``local`` extra).
+Run: ``python benchmarks/probes/local_resolver_outcomes.py`` (needs the ``local`` extra).
 """
 
 from __future__ import annotations

@@ -15,9 +15,9 @@ It reads ``results.json`` and the stored index of an evaluation folder
 that evaluation used; it loads the local embedding (the ``local`` extra).
 Usage::
 
-    python benchmarks/reference_text_probe.py benchmarks/results/eval-2026-12-01c/sample \\
+    python benchmarks/probes/reference_text_probe.py benchmarks/results/eval-2026-12-01c/sample \\
         --items lightrag_resolve/sample/items.jsonl
-    python benchmarks/reference_text_probe.py benchmarks/results/eval-2026-12-01b/mtrag \\
+    python benchmarks/probes/reference_text_probe.py benchmarks/results/eval-2026-12-01b/mtrag \\
         --items ../shared/data/mtrag/turns.jsonl
 """
 

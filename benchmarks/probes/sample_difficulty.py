@@ -19,11 +19,11 @@ of the ``local`` extra (slow on a CPU: count several seconds a turn).
 
 Usage::
 
-    python benchmarks/sample_difficulty.py                    # naive mode
-    python benchmarks/sample_difficulty.py --by-language --details
-    python benchmarks/sample_difficulty.py --modes naive,mix  # also mix (local LLM)
-    python benchmarks/sample_difficulty.py --modes mix --classes short_reply,reference --out /tmp/mix
-    python benchmarks/sample_difficulty.py --modes mix --out /tmp/mix --report-only   # tabulate a part
+    python benchmarks/probes/sample_difficulty.py                    # naive mode
+    python benchmarks/probes/sample_difficulty.py --by-language --details
+    python benchmarks/probes/sample_difficulty.py --modes naive,mix  # also mix (local LLM)
+    python benchmarks/probes/sample_difficulty.py --modes mix --classes short_reply,reference --out /tmp/mix
+    python benchmarks/probes/sample_difficulty.py --modes mix --out /tmp/mix --report-only   # tabulate a part
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     # Measure the sample of this checkout, not of whichever copy of the package is installed.
     sys.path.insert(0, str(ROOT))
