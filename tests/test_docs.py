@@ -28,10 +28,6 @@ def test_no_code_cites_the_old_specification():
         assert "SPEC" not in source.read_text(encoding="utf-8"), source
 
 
-def test_the_readme_is_short():
-    assert len((ROOT / "README.md").read_text(encoding="utf-8").splitlines()) <= 300
-
-
 def test_no_page_points_outside_the_repository():
     for page in PAGES:
         text = page.read_text(encoding="utf-8")
