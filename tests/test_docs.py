@@ -16,7 +16,11 @@ def test_the_contract_keeps_the_section_numbers_the_code_cites():
     sections = _contract_sections()
     assert {str(n) for n in range(1, 12)} | {"5.1", "5.2", "5.3"} <= sections
     cited: set[str] = set()
-    for source in [*ROOT.glob("lightrag_resolve/**/*.py"), *ROOT.glob("tests/**/*.py"), *ROOT.glob("benchmarks/**/*.py")]:
+    for source in [
+        *ROOT.glob("lightrag_resolve/**/*.py"),
+        *ROOT.glob("tests/**/*.py"),
+        *ROOT.glob("benchmarks/**/*.py"),
+    ]:
         for match in re.finditer(r"contract §(\d+(?:\.\d+)?)((?: and §\d+(?:\.\d+)?)*)", source.read_text("utf-8")):
             cited.add(match.group(1))
             cited.update(re.findall(r"§(\d+(?:\.\d+)?)", match.group(2)))
