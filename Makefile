@@ -65,7 +65,7 @@ FORMATTED := lightrag_resolve/_errors.py lightrag_resolve/local/_models.py tests
 	lightrag_resolve/server/_served.py lightrag_resolve/server/_launch.py lightrag_resolve/cli/serve.py lightrag_resolve/cli/serve_gunicorn.py tests/server/test_serve_options.py tests/server/test_serve_offline.py tests/server/test_serve_local_model.py \
 	lightrag_resolve/_prompts.py lightrag_resolve/local/_prefix_cache.py benchmarks/local_resolver.py tests/test_output_limits.py tests/local/test_local_prefix_cache.py \
 	scripts/local_postgres.py tests/sample_script.py tests/postgres/conftest.py tests/postgres/pg_serving.py tests/postgres/test_pg_sample.py tests/postgres/test_pg_gunicorn.py benchmarks/serve_load.py \
-	tests/test_unprompted.py benchmarks/reference_text_probe.py benchmarks/fusion_probe.py \
+	tests/test_unprompted.py benchmarks/probes/reference_text_probe.py benchmarks/probes/fusion_probe.py \
 	lightrag_resolve/_pointers.py tests/test_pointers.py \
 	lightrag_resolve/_restatement.py tests/test_restatement.py \
 	lightrag_resolve/_fusion.py tests/test_fusion.py \

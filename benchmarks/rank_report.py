@@ -22,7 +22,7 @@ table of ``raw`` against ``resolve`` by what the resolution did to the turn
 (nothing, a name added, a restatement added, a short reply's meaning), read
 from the ``resolve`` arm's first-run record. Usage::
 
-    python benchmarks/rank_report.py benchmarks/results/eval-2026-12-01/mtrag --items PATH/turns.jsonl --k 3
+    python benchmarks/rank_report.py benchmarks/results/eval/mtrag --items PATH/turns.jsonl --k 3
     python benchmarks/rank_report.py FOLDER/mtrag --items PATH/turns.jsonl --seeded-split 150 --digits 3
     python benchmarks/rank_report.py FOLDER/mtrag --items PATH/turns.jsonl --by-resolution
 """
