@@ -7,7 +7,7 @@ option lists ("A1, B1 or C1", "Kadoro or Magazio"), quoted terms, runs of
 capitalised words ("Parcours Cerclia", "API Connect") and, where the
 instance has a graph, entity names that occur there verbatim. The model is
 shown them as a numbered list, and only a name grounded in them, the reply or
-the history is accepted (``_grounding``).
+the history is accepted (``_enforce.names``).
 
 Everything here is pure and bounded by the size of the window, never by the
 size of the knowledge graph: the graph is asked only about the window's own

@@ -26,9 +26,9 @@ from lightrag import QueryParam
 
 from ._config import LLMFunc, ResolverConfig
 from ._conversation import Turn
+from ._enforce import LightRAGKeywords, reuse_keywords
 from ._fallback import fall_back, untouched
 from ._fusion import SecondSearch, fusing, recording
-from ._keyword_reuse import LightRAGKeywords, reuse_keywords
 from ._lightrag_seam import exempt_resolved, extract_keywords, keyword_role_raw_func
 from ._pipeline import Decided
 from ._resolution import Resolution

@@ -14,15 +14,21 @@ from typing import TYPE_CHECKING
 
 from ._config import LLMFunc
 from ._conversation import Turn
-from ._enforce import NameOutcome, accept_reference_name, cut_gloss, name_with_message
+from ._enforce import (
+    NameOutcome,
+    accept_reference_name,
+    cut_gloss,
+    ground_reference_name,
+    name_with_message,
+    needs_restatement,
+    restated,
+    standalone_question,
+)
 from ._fallback import fall_back, untouched
-from ._grounding import ground_reference_name
 from ._model_call import response_format
 from ._parse import ReferenceAnswer
 from ._prompts import reference_schema
 from ._resolution import Resolution
-from ._restatement import needs_restatement, restated
-from ._standalone import standalone_question
 
 if TYPE_CHECKING:
     from ._resolver import Resolver

@@ -24,7 +24,7 @@ from ._pointers import leans_on_conversation
 from ._prompts import Prompt, keyword_prompt, reference_prompt, restatement_prompt, text_prompt
 from ._resolution import Resolution, ResolutionPath
 from ._routing import GRAPH_MODES, Route, RouteFacts, route
-from ._standalone import condense_prompt
+from ._prompts import condense_prompt
 from ._tuning import ResolverTuning
 
 __all__ = ["GRAPH_MODES", "Resolver"]
@@ -113,7 +113,7 @@ class Resolver:
         return condense_prompt(turn)
 
     def parse_standalone_question(self, output: str) -> str | None:
-        """The question in the condense answer, or ``None``; ``_standalone.standalone_question`` checks it after."""
+        """The question in the condense answer, or ``None``; ``_enforce.standalone_question`` checks it after."""
         return output
 
     # ---- asking and reading, for the resolvers ----------------------------

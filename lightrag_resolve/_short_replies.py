@@ -14,9 +14,17 @@ from typing import TYPE_CHECKING
 
 from ._config import LLMFunc
 from ._conversation import Turn
-from ._enforce import append_context, append_meaning, enforce_keywords, enforce_text_query
+from ._enforce import (
+    append_context,
+    append_meaning,
+    enforce_keywords,
+    enforce_text_query,
+    focus_on_pick,
+    ground_keywords,
+    resolved_meaning,
+    without_other_options,
+)
 from ._fallback import fall_back
-from ._grounding import focus_on_pick, ground_keywords, resolved_meaning, without_other_options
 from ._model_call import ModelReply, response_format
 from ._parse import KeywordAnswer
 from ._prompts import keyword_schema

@@ -9,7 +9,7 @@ the message.
 
 In graph modes LightRAG's keyword extraction for the visitor's words runs as
 a task of its own: the speculative retrieval searches with its keywords, and
-a RESOLVE reuses them (``_keyword_reuse``) instead of extracting again from
+a RESOLVE reuses them (``_enforce.keywords``) instead of extracting again from
 the enriched text. Nothing started here outlives the call that started it.
 """
 

@@ -19,7 +19,7 @@ from lightrag_resolve._context import (
     is_assent,
     reply_context,
 )
-from lightrag_resolve._grounding import without_other_options
+from lightrag_resolve._enforce import without_other_options
 from lightrag_resolve._text import answered_sentence, clean_single_line, split_sentences
 from tuned import tuned
 

@@ -11,7 +11,7 @@ from fakes import ScriptedLLM, keyword_json
 from lightrag_resolve import Message, Resolver, Turn
 from lightrag_resolve._candidates import Candidates
 from lightrag_resolve._enforce import contains_phrase
-from lightrag_resolve._grounding import focus_on_pick, ground_keywords, ground_reference_name
+from lightrag_resolve._enforce import focus_on_pick, ground_keywords, ground_reference_name
 from strategies import hostile_text, phrase
 
 HISTORY = (

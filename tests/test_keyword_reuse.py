@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from lightrag_resolve import Resolution
 from lightrag_resolve._enforce import clean_keywords
-from lightrag_resolve._keyword_reuse import LightRAGKeywords, keywords_with_name, reuse_keywords
+from lightrag_resolve._enforce import LightRAGKeywords, keywords_with_name, reuse_keywords
 from lightrag_resolve._text import normalize_for_compare
 from strategies import phrase
 

@@ -15,10 +15,10 @@ from fakes import ScriptedLLM, keyword_json
 from lightrag_resolve import Message, Resolution, Resolver, ResolverConfig, ResolverTuning, Turn
 from lightrag_resolve._candidates import collect_candidates
 from lightrag_resolve._enforce import contains_phrase
-from lightrag_resolve._grounding import unestablished_names
-from lightrag_resolve._keyword_reuse import LightRAGKeywords, reuse_keywords
+from lightrag_resolve._enforce import unestablished_names
+from lightrag_resolve._enforce import LightRAGKeywords, reuse_keywords
 from lightrag_resolve._pointers import named_before_pointing
-from lightrag_resolve._restatement import needs_restatement, restated, restated_name
+from lightrag_resolve._enforce import needs_restatement, restated, restated_name
 from strategies import model_output
 from tuned import tuned
 

@@ -11,8 +11,9 @@ from hypothesis import given
 from fakes import ScriptedLLM
 from lightrag_resolve import Message, Resolution, Resolver, ResolverConfig, Turn
 from lightrag_resolve._fusion import fuse_chunks
-from lightrag_resolve._grounding import unestablished_names
-from lightrag_resolve._standalone import CONDENSE_SYSTEM_PROMPT, condense_prompt, standalone_question
+from lightrag_resolve._enforce import unestablished_names
+from lightrag_resolve._enforce import standalone_question
+from lightrag_resolve._prompts import CONDENSE_SYSTEM_PROMPT, condense_prompt
 from lightrag_resolve._text import MAX_QUERY_CHARS
 from lightrag_resolve.eval._prose import SYSTEM_PROMPT as PROSE_SYSTEM_PROMPT
 from strategies import model_output

@@ -1,8 +1,8 @@
-"""The invariants of contract §5, enforced in code on whatever a model returned.
+"""What a model's text may become: one clean line, never a narration, NONE read as nothing.
 
-Every function here is pure: model text in, a cleaned value or a fallback
-reason out. They are the target of the property tests, and they run after any
-subclass override of prompting or parsing, so an override cannot bypass them.
+The retrieval text always keeps the visitor's words first; what the library
+adds follows them ("<words> — <meaning> — <context>"), so nothing the visitor
+typed is lost.
 """
 
 from __future__ import annotations
@@ -10,35 +10,31 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ._resolution import RejectedReason
-from ._text import (
-    MAX_KEYWORD_CHARS,
-    MAX_NAME_CHARS,
+from .._text import (
     MAX_QUERY_CHARS,
     clean_single_line,
     clip_chars,
     normalize_for_compare,
-    without_possessive,
 )
 
+if TYPE_CHECKING:
+    pass
+
 __all__ = [
-    "KeywordOutcome",
-    "NameOutcome",
+    "QUOTES",
     "TextOutcome",
-    "accept_reference_name",
+    "answer_line",
     "append_context",
     "append_meaning",
-    "clean_keywords",
     "contains_phrase",
-    "cut_gloss",
-    "enforce_keywords",
     "enforce_text_query",
+    "first_line",
     "is_none_answer",
     "is_scaffold",
-    "name_with_message",
 ]
+
 
 # A model that narrates ("The visitor wants…", "L'utilisateur demande…") has
 # leaked its reasoning instead of answering; such text never reaches retrieval.
@@ -50,14 +46,19 @@ _SCAFFOLD = re.compile(
     r"|\b(?:la|cette)\s+conversation\b|\b(?:le|ce)\s+message\b",
     re.IGNORECASE,
 )
+
+
 _NONE_ANSWERS = frozenset({"none", "null", "n/a", "na", "aucun", "aucune", "rien", "-"})
+
+
 _LABEL = re.compile(
     r"^(?:search\s+query|query|rewritten\s+query|rewrite|requête|recherche|answer|réponse"
     r"|standalone\s+question|rewritten\s+question|question)\s*:\s*",
     re.IGNORECASE,
 )
-_QUOTES = "\"'`“”‘’«» "
-_GLOSS = re.compile(r"\s+[-–—]\s+|\s*:\s+|\s*[(\[]|\s*[;,]\s+|\.\s|\n")
+
+
+QUOTES = "\"'`“”‘’«» "
 
 
 def _squash(text: str) -> str:
@@ -66,7 +67,7 @@ def _squash(text: str) -> str:
 
 def is_none_answer(text: str) -> bool:
     """Whether the model declined (``NONE`` and its equivalents) or said nothing visible."""
-    return clean_single_line(text).strip(_QUOTES + ".!").casefold() in _NONE_ANSWERS | {""}
+    return clean_single_line(text).strip(QUOTES + ".!").casefold() in _NONE_ANSWERS | {""}
 
 
 def is_scaffold(text: str) -> bool:
@@ -106,10 +107,10 @@ class TextOutcome:
 
 def answer_line(output: str) -> str:
     """A model's answer as one line: its first visible line, cleaned, without a label ("Query:") or quotes."""
-    return _LABEL.sub("", clean_single_line(_first_line(output))).strip(_QUOTES)
+    return _LABEL.sub("", clean_single_line(first_line(output))).strip(QUOTES)
 
 
-def _first_line(text: str) -> str:
+def first_line(text: str) -> str:
     """The first line with a visible character (a line of NULs or zero-width spaces is empty)."""
     for line in text.splitlines():
         if clean_single_line(line):
@@ -144,125 +145,6 @@ def enforce_text_query(output: Any, *, company_name: str | None, max_words: int)
     if not query:
         return TextOutcome(query=None, fallback_reason="empty")
     return TextOutcome(query=query, fallback_reason=None)
-
-
-def clean_keywords(values: Any) -> list[str]:
-    """Strings only, stripped, without empties, ``NONE``s or case-insensitive repeats.
-
-    A single string is split on commas, semicolons and new lines, as models
-    sometimes return one CSV string instead of a list. Each keyword is one
-    line without control or format characters, cut to ``MAX_KEYWORD_CHARS``
-    characters; one left empty is dropped. Order is kept.
-    """
-    if isinstance(values, str):
-        values = re.split(r"[,;\n]", values)
-    if not isinstance(values, Iterable) or isinstance(values, (bytes, dict)):
-        return []
-    seen: set[str] = set()
-    cleaned: list[str] = []
-    for value in values:
-        if not isinstance(value, str):
-            continue
-        keyword = clip_chars(clean_single_line(value).strip(_QUOTES), MAX_KEYWORD_CHARS).strip(_QUOTES)
-        key = normalize_for_compare(keyword)
-        if is_none_answer(keyword) or not key or key in seen:
-            continue
-        seen.add(key)
-        cleaned.append(keyword)
-    return cleaned
-
-
-@dataclass(frozen=True, kw_only=True)
-class KeywordOutcome:
-    """Both keyword lists, or neither with the reason (contract §5.2)."""
-
-    ll_keywords: tuple[str, ...]
-    hl_keywords: tuple[str, ...]
-    fallback_reason: str | None
-
-
-def enforce_keywords(ll_raw: Any, hl_raw: Any, *, max_ll: int, max_hl: int) -> KeywordOutcome:
-    """Clean both lists and keep them only together (contract §5.2).
-
-    Order: clean each list; nothing left in either -> ``empty``; any keyword that
-    is scaffold -> ``scaffold`` (the whole answer is discarded); one list empty
-    -> ``incomplete``; otherwise both lists cut to their caps.
-    """
-    ll, hl = clean_keywords(ll_raw), clean_keywords(hl_raw)
-    reason = None
-    if not ll and not hl:
-        reason = "empty"
-    elif any(is_scaffold(keyword) for keyword in (*ll, *hl)):
-        reason = "scaffold"
-    elif not ll or not hl:
-        reason = "incomplete"
-    if reason is not None:
-        return KeywordOutcome(ll_keywords=(), hl_keywords=(), fallback_reason=reason)
-    return KeywordOutcome(
-        ll_keywords=tuple(ll[:max_ll]), hl_keywords=tuple(hl[:max_hl]), fallback_reason=None
-    )
-
-
-def cut_gloss(name: str) -> str:
-    """The name alone, without an explanation the model added after it.
-
-    "Eudonet - the message is about…" and "Eudonet (the CRM)" both give
-    "Eudonet"; surrounding quotes and final punctuation go too. Only the
-    first line counts, and control and format characters (terminal escapes
-    included) are removed before the gloss is looked for.
-    """
-    head = _GLOSS.split(clean_single_line(_first_line(name)), maxsplit=1)[0]
-    return clean_single_line(head).strip(_QUOTES).rstrip(".,;:!?").strip(_QUOTES)
-
-
-@dataclass(frozen=True, kw_only=True)
-class NameOutcome:
-    """An accepted name, or why the proposed one was discarded."""
-
-    name: str | None
-    rejected_reason: RejectedReason | None
-
-
-def accept_reference_name(
-    name: str,
-    *,
-    history_text: str | Iterable[str],
-    message: str,
-    company_name: str | None,
-    max_words: int,
-) -> NameOutcome:
-    """Accept a proposed name only when the conversation established it (contract §5.3).
-
-    The name (gloss cut) must occur in the history the model saw, must not be
-    the company itself, must not already be in the message, and must have at
-    most ``max_words`` words and ``MAX_NAME_CHARS`` characters. Checked in
-    that order; the first failure is the recorded reason. ``history_text`` is
-    what the messages said (``Turn.message_texts``), never the prompt's
-    labels; every comparison is made after ``normalize_for_compare``.
-    """
-    name = cut_gloss(name)
-    if not name or not contains_phrase(history_text, name):
-        return NameOutcome(name=None, rejected_reason="not_in_history")
-    if company_name and contains_phrase(company_name, without_possessive(name)):
-        return NameOutcome(name=None, rejected_reason="company")
-    if contains_phrase(message, name):
-        return NameOutcome(name=None, rejected_reason="already_named")
-    if len(name.split()) > max_words or len(name) > MAX_NAME_CHARS:
-        return NameOutcome(name=None, rejected_reason="too_long")
-    return NameOutcome(name=name, rejected_reason=None)
-
-
-def name_with_message(message: str, name: str) -> str:
-    """The retrieval input for a resolved reference: the name, then the visitor's message (contract §5.3).
-
-    The name leads, as it leads the low-level keywords: measured on the
-    evaluation's indexes, "<name> — <message>" ranked the named thing's
-    documents higher than "<message> — <name>" on the company sample
-    (22 of 27 resolved follow-ups hit@3 against 20) and on MTRAG (31 of 47
-    against 30), and lost nothing either text found. Both are put on one line
-    without control or format characters.
-    """
-    return f"{clean_single_line(name)} — {clean_single_line(message)}"
 
 
 def append_meaning(message: str, meaning: str) -> str:

@@ -1,0 +1,87 @@
+"""Every invariant of what may reach retrieval, enforced in code on whatever a model returned.
+
+Pure functions, the target of the property tests; they run after any
+``Resolver`` override of prompting or parsing, so an override cannot bypass
+them. ``answers``: what a model's text may become. ``keywords``: both lists or
+neither, capped, grounded, LightRAG's own reused. ``names``: only names the
+conversation established. ``meanings``: what a resolved turn may add to the
+visitor's words (a short reply's meaning, a restatement, a standalone
+question). The ``Resolution`` constructor holds one more: keywords both or
+neither.
+"""
+
+from __future__ import annotations
+
+from .answers import (
+    TextOutcome,
+    answer_line,
+    append_context,
+    append_meaning,
+    contains_phrase,
+    enforce_text_query,
+    is_none_answer,
+    is_scaffold,
+)
+from .keywords import (
+    GroundedKeywords,
+    KeywordOutcome,
+    LightRAGKeywords,
+    clean_keywords,
+    enforce_keywords,
+    focus_on_pick,
+    ground_keywords,
+    keywords_with_name,
+    reuse_keywords,
+)
+from .meanings import (
+    mentions_other_option,
+    needs_restatement,
+    resolved_meaning,
+    restated,
+    restated_name,
+    standalone_question,
+    without_other_options,
+)
+from .names import (
+    NameOutcome,
+    accept_reference_name,
+    cut_gloss,
+    ground_reference_name,
+    name_with_message,
+    unestablished_in,
+    unestablished_names,
+)
+
+__all__ = [
+    "GroundedKeywords",
+    "KeywordOutcome",
+    "LightRAGKeywords",
+    "NameOutcome",
+    "TextOutcome",
+    "accept_reference_name",
+    "answer_line",
+    "append_context",
+    "append_meaning",
+    "clean_keywords",
+    "contains_phrase",
+    "cut_gloss",
+    "enforce_keywords",
+    "enforce_text_query",
+    "focus_on_pick",
+    "ground_keywords",
+    "ground_reference_name",
+    "is_none_answer",
+    "is_scaffold",
+    "keywords_with_name",
+    "mentions_other_option",
+    "name_with_message",
+    "needs_restatement",
+    "resolved_meaning",
+    "restated",
+    "restated_name",
+    "reuse_keywords",
+    "standalone_question",
+    "unestablished_in",
+    "unestablished_names",
+    "without_other_options",
+]

@@ -1,0 +1,211 @@
+"""Keywords that may reach LightRAG: both lists or neither, capped, and grounded in the conversation.
+
+A low-level keyword is kept when it is one of the candidates (or holds one, or
+is held by one) or occurs in the reply or the history. A reply that picks one
+option ("B1", "the second one") has that option first, and the options it did
+not pick are dropped: a fixed ``top_k`` spent on every option the assistant
+offered retrieves none of them well. A resolved reference reuses LightRAG's
+own keywords for the visitor's words with the name leading the low-level list
+(contract §7), so the resolved retrieval costs no second extraction.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
+
+from .._resolution import Resolution
+from .._text import (
+    MAX_KEYWORD_CHARS,
+    clean_single_line,
+    clip_chars,
+    normalize_for_compare,
+)
+
+if TYPE_CHECKING:
+    from .._candidates import Candidates
+from .answers import QUOTES, contains_phrase, is_none_answer, is_scaffold
+
+__all__ = [
+    "GroundedKeywords",
+    "KeywordOutcome",
+    "LightRAGKeywords",
+    "clean_keywords",
+    "enforce_keywords",
+    "focus_on_pick",
+    "ground_keywords",
+    "keywords_with_name",
+    "reuse_keywords",
+]
+
+
+def clean_keywords(values: Any) -> list[str]:
+    """Strings only, stripped, without empties, ``NONE``s or case-insensitive repeats.
+
+    A single string is split on commas, semicolons and new lines, as models
+    sometimes return one CSV string instead of a list. Each keyword is one
+    line without control or format characters, cut to ``MAX_KEYWORD_CHARS``
+    characters; one left empty is dropped. Order is kept.
+    """
+    if isinstance(values, str):
+        values = re.split(r"[,;\n]", values)
+    if not isinstance(values, Iterable) or isinstance(values, (bytes, dict)):
+        return []
+    seen: set[str] = set()
+    cleaned: list[str] = []
+    for value in values:
+        if not isinstance(value, str):
+            continue
+        keyword = clip_chars(clean_single_line(value).strip(QUOTES), MAX_KEYWORD_CHARS).strip(QUOTES)
+        key = normalize_for_compare(keyword)
+        if is_none_answer(keyword) or not key or key in seen:
+            continue
+        seen.add(key)
+        cleaned.append(keyword)
+    return cleaned
+
+
+@dataclass(frozen=True, kw_only=True)
+class KeywordOutcome:
+    """Both keyword lists, or neither with the reason (contract §5.2)."""
+
+    ll_keywords: tuple[str, ...]
+    hl_keywords: tuple[str, ...]
+    fallback_reason: str | None
+
+
+def enforce_keywords(ll_raw: Any, hl_raw: Any, *, max_ll: int, max_hl: int) -> KeywordOutcome:
+    """Clean both lists and keep them only together (contract §5.2).
+
+    Order: clean each list; nothing left in either -> ``empty``; any keyword that
+    is scaffold -> ``scaffold`` (the whole answer is discarded); one list empty
+    -> ``incomplete``; otherwise both lists cut to their caps.
+    """
+    ll, hl = clean_keywords(ll_raw), clean_keywords(hl_raw)
+    reason = None
+    if not ll and not hl:
+        reason = "empty"
+    elif any(is_scaffold(keyword) for keyword in (*ll, *hl)):
+        reason = "scaffold"
+    elif not ll or not hl:
+        reason = "incomplete"
+    if reason is not None:
+        return KeywordOutcome(ll_keywords=(), hl_keywords=(), fallback_reason=reason)
+    return KeywordOutcome(
+        ll_keywords=tuple(ll[:max_ll]), hl_keywords=tuple(hl[:max_hl]), fallback_reason=None
+    )
+
+
+@dataclass(frozen=True, kw_only=True)
+class GroundedKeywords:
+    """The low-level keywords kept, and those dropped as not established by the conversation."""
+
+    kept: tuple[str, ...]
+    dropped: tuple[str, ...]
+
+
+def _grounded(keyword: str, candidates: Candidates, texts: Sequence[str]) -> bool:
+    if candidates.matching(keyword) is not None:
+        return True
+    return any(contains_phrase(text, keyword) for text in texts)
+
+
+def ground_keywords(
+    keywords: Sequence[str], *, candidates: Candidates, reply: str, history: Sequence[str]
+) -> GroundedKeywords:
+    """Split ``keywords`` into those the candidates, the reply or a history message establish, and the rest."""
+    kept = tuple(keyword for keyword in keywords if _grounded(keyword, candidates, (reply, *history)))
+    dropped = tuple(keyword for keyword in keywords if keyword not in kept)
+    return GroundedKeywords(kept=kept, dropped=dropped)
+
+
+def focus_on_pick(keywords: Sequence[str], *, pick: str | None, candidates: Candidates) -> tuple[str, ...]:
+    """The keywords about ``pick`` first ("Offre Santé" for "Santé"), without the options it did not pick.
+
+    ``pick`` itself leads when no keyword holds it.
+    """
+    if pick is None:
+        return tuple(keywords)
+    others = {option.casefold() for option in candidates.options if option.casefold() != pick.casefold()}
+    kept = [keyword for keyword in keywords if keyword.casefold() not in others]
+    about = [keyword for keyword in kept if contains_phrase(keyword, pick)] or [pick]
+    return tuple(about + [keyword for keyword in kept if keyword not in about])
+
+
+@dataclass(frozen=True, kw_only=True)
+class LightRAGKeywords:
+    """What LightRAG's keyword extraction returned for the visitor's words, as it returned it."""
+
+    hl_keywords: tuple[str, ...]
+    ll_keywords: tuple[str, ...]
+
+    @classmethod
+    def from_extraction(cls, hl_keywords: Any, ll_keywords: Any) -> LightRAGKeywords | None:
+        """The pair LightRAG would search with; ``None`` when it is empty or not two lists of text.
+
+        ``None`` means "let LightRAG extract as it always does": an empty pair
+        set on a ``QueryParam`` would make LightRAG extract again anyway.
+        """
+        if not isinstance(hl_keywords, list) or not isinstance(ll_keywords, list):
+            return None
+        if not all(isinstance(k, str) for k in (*hl_keywords, *ll_keywords)):
+            return None
+        if not hl_keywords and not ll_keywords:
+            return None
+        return cls(hl_keywords=tuple(hl_keywords), ll_keywords=tuple(ll_keywords))
+
+
+def keywords_with_name(
+    name: str | tuple[str, ...], keywords: LightRAGKeywords, *, max_ll: int, max_hl: int
+) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+    """``(ll, hl)``: the name (or names) first, then LightRAG's low-level keywords; its high-level ones.
+
+    Both lists are cleaned (``_enforce.clean_keywords``: strings only, one line,
+    no case-insensitive repeats, so a keyword that is the name is dropped) and
+    cut to the library's caps. ``None`` when a name was given and none
+    survives that cleaning, or when either list would be empty: the library
+    hands LightRAG both lists or none (contract §2). An empty tuple of names
+    gives LightRAG's own keywords, cleaned and capped.
+    """
+    wanted = [name] if isinstance(name, str) else list(name)
+    lead = clean_keywords(wanted)
+    ll = clean_keywords([*lead, *keywords.ll_keywords])[:max_ll]
+    hl = clean_keywords(list(keywords.hl_keywords))[:max_hl]
+    if (wanted and not lead) or not ll or not hl:
+        return None
+    return tuple(ll), tuple(hl)
+
+
+def _restated_names(resolution: Resolution) -> tuple[str, ...]:
+    """The candidate names a restatement holds, in the candidates' order."""
+    text = resolution.restatement or ""
+    return tuple(name for name in resolution.candidates if contains_phrase(text, name))
+
+
+def reuse_keywords(
+    resolution: Resolution, keywords: LightRAGKeywords | None, *, max_ll: int, max_hl: int
+) -> Resolution:
+    """A resolved or restated reference carrying LightRAG's keywords; any other resolution as it is.
+
+    A resolved reference leads the low-level keywords with its name; a
+    restated one with the candidate names its restatement holds, or, holding
+    none, takes LightRAG's keywords as they are. Unchanged when nothing is
+    reusable (no keywords, or no high-level one): LightRAG then extracts from
+    the enriched text as before.
+    """
+    if keywords is None or resolution.path != "reference" or resolution.fallback_reason is not None:
+        return resolution
+    if resolution.has_keywords or not resolution.changed:
+        return resolution
+    if resolution.restatement is not None:
+        lists = keywords_with_name(_restated_names(resolution), keywords, max_ll=max_ll, max_hl=max_hl)
+    elif resolution.entity is not None and resolution.decision == "resolve":
+        lists = keywords_with_name(resolution.entity, keywords, max_ll=max_ll, max_hl=max_hl)
+    else:
+        return resolution
+    if lists is None:
+        return resolution
+    ll, hl = lists
+    return replace(resolution, ll_keywords=ll, hl_keywords=hl)

@@ -1,0 +1,174 @@
+"""What a resolved turn may add to the visitor's words: a short reply's meaning, a restatement, a question.
+
+A short reply's meaning is one clean line within the word cap, without the
+options the reply did not pick (contract §5.1, §5.6). A follow-up that points
+back at something the check could not name is restated (§5.9): a KEEP is
+never restated (the model judged the message searchable), nor is a message
+whose refused name is its own, written before its pronoun. A standalone
+question (§5.10) is one line, no scaffold, no name the conversation did not
+establish.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from .._resolution import Resolution
+from .._text import (
+    MAX_QUERY_CHARS,
+    clip_chars,
+)
+
+if TYPE_CHECKING:
+    from .._candidates import Candidates
+    from .._conversation import Turn
+from .._parse import parse_reference_answer
+from .._pointers import named_before_pointing
+from .answers import answer_line, append_meaning, contains_phrase, enforce_text_query, is_none_answer, is_scaffold
+from .names import name_with_message, unestablished_in
+
+__all__ = [
+    "mentions_other_option",
+    "needs_restatement",
+    "resolved_meaning",
+    "restated",
+    "restated_name",
+    "standalone_question",
+    "without_other_options",
+]
+
+
+def mentions_other_option(text: str, *, pick: str, candidates: Candidates) -> bool:
+    """Whether ``text`` names an offered option other than ``pick``."""
+    return any(contains_phrase(text, option) for option in candidates.options if option.casefold() != pick.casefold())
+
+
+_EMPTY_BRACKETS = re.compile(r"\(\s*\)|\[\s*\]")
+
+
+def without_other_options(text: str, *, pick: str | None, candidates: Candidates) -> str:
+    """``text`` without the offered options other than ``pick`` (case-insensitive, whole words).
+
+    The assistant's question lists every option; carried into the text of a
+    reply that picked one (contract §5.6), the others would pull their own
+    documents in. Without a pick the text is returned as it is.
+    """
+    if pick is None:
+        return text
+    for option in candidates.options:
+        if option.casefold() != pick.casefold() and not contains_phrase(pick, option):
+            text = re.sub(r"(?<!\w)" + re.escape(option) + r"(?!\w)", "", text, flags=re.IGNORECASE)
+    return " ".join(_EMPTY_BRACKETS.sub("", text).split())
+
+
+def resolved_meaning(turn: Turn, text: object, keywords: tuple[str, ...] = (), *, max_words: int) -> str | None:
+    """A short reply's resolved search text: the model's, checked like a rewrite and held to the reply's pick.
+
+    A meaning that names an option the reply did not pick is replaced by the
+    pick; one that leaves the pick out gets it in front. Without a usable
+    text, the first grounded low-level keywords stand in for it; ``None``
+    when there is neither.
+    """
+
+    def checked(value: object) -> str | None:
+        return enforce_text_query(value, company_name=turn.company_name, max_words=max_words).query
+
+    meaning = checked(text)
+    pick = turn.picked
+    if meaning is not None and pick is not None:
+        if mentions_other_option(meaning, pick=pick, candidates=turn.candidates):
+            meaning = checked(pick)
+        elif not contains_phrase(meaning, pick):
+            meaning = checked(f"{pick} {meaning}")
+    if meaning is None and keywords:
+        head = keywords[:3]
+        words = " ".join(k for k in head if not any(o != k and contains_phrase(o, k) for o in head)).split()
+        meaning = " ".join(words[:max_words]) or None
+    return meaning
+
+
+logger = logging.getLogger("lightrag_resolve")
+
+
+def needs_restatement(checked: Resolution, *, proposed: str | None = None) -> bool:
+    """Whether the check saw the message point back and named nothing: AMBIGUOUS, no candidate, or a refused name.
+
+    A failed check (timeout, model error, unreadable answer) is not restated:
+    a second call to a model that just failed would only make the visitor
+    wait longer for the same words. Nor is a refused name that the message
+    already holds before its pointing word (``proposed``, the name the check
+    proposed): "How does IBM Cloud Kubernetes Service work and why should I
+    use it?" → "Kubernetes" names its own subject.
+    """
+    reason = checked.fallback_reason or ""
+    if checked.path != "reference" or not (reason in ("ambiguous", "no_candidates") or reason.startswith("rejected:")):
+        return False
+    if checked.rejected_reason == "already_named" and proposed is not None:
+        return not named_before_pointing(checked.original_query, proposed)
+    return True
+
+
+def restated(checked: Resolution, turn: Turn, output: Any, *, max_words: int) -> Resolution:
+    """``checked`` retrieving with "<message> — <restatement>", or as it is when the restatement is refused.
+
+    A restatement that names exactly one candidate the message lacks has
+    found what the message points at, as a named check would have, and the
+    turn retrieves as a named check's does: "<name> — <message>"
+    (``restated_name``). The rest of the restatement stays on the record; in
+    the text it would bring the company name the rewrite checks append, which
+    draws the company's own pages.
+
+    Refused: anything ``enforce_text_query`` refuses (``NONE``, empty, a
+    scaffold), an answer in the check's own format (``KEEP``, ``AMBIGUOUS``,
+    ``RESOLVE: …``: the model answered the wrong question), and a
+    restatement with a name the conversation did not establish (the
+    configured company's name, which the checks append, counts as
+    established). The check's own record (decision, candidates, the reason a name
+    was refused) is kept; only the text and ``restatement`` change.
+    """
+    if not isinstance(output, str) or parse_reference_answer(output) is not None:
+        return checked
+    query = enforce_text_query(output, company_name=turn.company_name, max_words=max_words).query
+    if query is None:
+        return checked
+    unknown = unestablished_in(turn, query)
+    if unknown:
+        logger.debug("restatement refused: %s are not in the conversation", ", ".join(unknown))
+        return checked
+    name = restated_name(query, turn)
+    text = name_with_message(turn.query, name) if name else append_meaning(turn.query, query)
+    return replace(checked, query=text, fallback_reason=None, restatement=query)
+
+
+def restated_name(restatement: str, turn: Turn) -> str | None:
+    """The one candidate name the restatement holds and the message does not, or ``None``.
+
+    Only a single such name leads: a restatement naming two candidates
+    ("Pulse POS or Orbit CRM on weekends") keeps the ambiguity the check saw,
+    and leading with either would pick one for the visitor. A candidate
+    inside a longer one it names ("IBM" in "IBM Cloud") is that same mention.
+    """
+    mentions = [name for name in turn.candidates.mentioned_in(restatement) if not contains_phrase(turn.query, name)]
+    return mentions[0] if len(mentions) == 1 else None
+
+
+def standalone_question(turn: Turn, output: Any) -> str | None:
+    """The question to fuse with, or ``None`` when the answer is refused.
+
+    Refused: no text, ``NONE``, a scaffold, an answer in the check's own
+    format, the visitor's message itself (nothing to add), and a question
+    with a name that neither the messages its prompt showed, the window's
+    candidates nor the configured company's name establish. Kept: one line without control or format
+    characters, at most ``MAX_QUERY_CHARS`` characters.
+    """
+    line = clip_chars(answer_line(output), MAX_QUERY_CHARS).strip() if isinstance(output, str) else ""
+    if not line or is_none_answer(line) or is_scaffold(line) or parse_reference_answer(line) is not None:
+        return None
+    if line.casefold() == " ".join(turn.query.split()).casefold():
+        return None
+    if unestablished_in(turn, line, messages=turn.conversation_texts):
+        return None
+    return line
