@@ -32,7 +32,7 @@ from lightrag_resolve._text import (
     prompt_part,
     recorded_output,
 )
-from strategies import FORMAT_CHARS, TERMINAL_ESCAPES, cjk_run, hostile_model_output, hostile_text, huge_token, phrase
+from strategies import FORMAT_CHARS, cjk_run, hostile_model_output, hostile_text, hostile_turns, huge_token, phrase
 
 FALLBACKS = {
     "llm_error",
@@ -367,25 +367,8 @@ async def test_an_answer_after_the_timeout_is_never_used():
 # ---- the bounded fuzz: Resolver.resolve against a fake model returning hostile strings -------
 
 
-@st.composite
-def fuzz_case(draw):
-    history = draw(st.lists(st.one_of(hostile_text, phrase), min_size=1, max_size=3))
-    query = draw(st.one_of(hostile_text, phrase, st.sampled_from(["Santé", "B1", "Which retailers already run it?"])))
-    words = " ".join(history).split()
-    echoed = st.sampled_from(words) if words else phrase
-    reply = draw(
-        st.one_of(
-            hostile_model_output(),
-            echoed.map(lambda word: f"RESOLVE: {word}"),  # a name the history holds, invisible characters and all
-            st.sampled_from(TERMINAL_ESCAPES).map(lambda esc: f"{esc}RESOLVE: {words[0] if words else 'x'}"),
-        )
-    )
-    mode = draw(st.sampled_from(["local", "mix", "naive", "global"]))
-    return query, history, reply, mode
-
-
 @settings(parent=settings.get_profile("fuzz"))
-@given(fuzz_case())
+@given(hostile_turns())
 def test_fuzz_no_hostile_model_or_message_breaks_the_invariants(case):
     query, history, reply, mode = case
     # Unprompted short replies resolved and every follow-up checked, so that every turn meets the hostile model
