@@ -69,6 +69,17 @@ message = st.fixed_dictionaries({"role": roles, "content": st.one_of(phrase, st.
 """One ``conversation_history`` entry: a role and plain or arbitrary text."""
 history = st.lists(message, min_size=0, max_size=5)
 """A ``conversation_history`` of up to five entries."""
+unusable_entry = st.one_of(
+    st.none(),
+    st.integers(),
+    st.text(max_size=10),
+    st.fixed_dictionaries({"role": st.sampled_from(["system", "tool", "", "USER"]), "content": st.text(max_size=20)}),
+    st.fixed_dictionaries({"role": roles, "content": st.one_of(st.sampled_from(["", "   ", "\n\t"]), st.none(), st.integers())}),
+    st.dictionaries(st.text(max_size=8), st.text(max_size=8), max_size=3),
+)
+"""A ``conversation_history`` entry the resolver cannot read: no mapping, another role, or no text."""
+messy_history = st.lists(st.one_of(message, unusable_entry), max_size=12)
+"""A ``conversation_history`` of up to twelve entries, readable or not, in any order."""
 queries = st.one_of(phrase, st.text(max_size=60), phrase.map(lambda p: p + " ?"), st.sampled_from(["B1", "OK", "Si", "Santé", "Yes, B1"]))
 """A visitor's message: a phrase, a question, any text, or a short reply."""
 modes = st.sampled_from(["local", "global", "hybrid", "mix", "naive", "bypass"])
