@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import asyncio
-import functools
 
 from fakes import ScriptedLLM, keyword_json
-from lightrag_resolve import Message, Prompt, Resolver, ResolverConfig, Turn
+from lightrag_resolve import Message, Resolver, ResolverConfig, Turn
 from lightrag_resolve._prompts import KEYWORD_MAX_TOKENS, ONE_LINE, REFERENCE_MAX_TOKENS, text_max_tokens
-from lightrag_resolve._model_call import output_limits
 
 HISTORY = (
     Message(role="user", content="Quelles offres avez-vous ?"),
@@ -73,12 +71,3 @@ def test_an_unmarked_function_gets_no_bounds():
     llm = ScriptedLLM(replies={"text": "offre Santé Helix"})
     asyncio.run(Resolver(REWRITE_PICKS).resolve(_turn("Santé", mode="naive"), llm=llm))
     assert llm.calls[0].kwargs == {}
-
-
-def test_the_marker_is_found_through_wrappers_and_a_prompt_without_bounds_sends_none():
-    llm = _marked_llm()
-    wrapped = functools.partial(llm, _priority=5)
-    prompt = Prompt(system="s", user="u", max_tokens=7, stop=("\n",))
-    assert output_limits(wrapped, prompt, {}) == {"max_tokens": 7, "stop": ["\n"]}
-    assert output_limits(wrapped, prompt, {"response_format": {"type": "json_object"}}) == {"max_tokens": 7}
-    assert output_limits(wrapped, Prompt(system="s", user="u"), {}) == {}
