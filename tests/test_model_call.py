@@ -66,7 +66,9 @@ def marked(**markers: bool):
 
 
 async def test_the_user_prompt_goes_positionally_with_the_system_prompt_and_the_extra_arguments():
-    reply = await ask_model(fake_model_echoing, Prompt(system="sys", user="usr"), role="text", timeout=1.0, max_tokens=7)
+    reply = await ask_model(
+        fake_model_echoing, Prompt(system="sys", user="usr"), role="text", timeout=1.0, max_tokens=7
+    )
     assert reply.text == "sys | usr | [('max_tokens', 7)]"
     assert reply.failure is None and reply.elapsed_ms >= 0
 
@@ -314,4 +316,3 @@ def test_an_unmarked_or_falsely_marked_function_decodes_under_no_schema():
     assert not supports_json_schema(marked(supports_json_schema="yes"))
     assert not supports_json_schema(functools.partial(marked(supports_json_schema=False)))
     assert not supports_json_schema(None)
-

@@ -6,7 +6,7 @@ import asyncio
 
 from fakes import ScriptedLLM, keyword_json
 from lightrag_resolve import Message, Resolver, ResolverConfig, Turn
-from lightrag_resolve._prompts import KEYWORD_MAX_TOKENS, ONE_LINE, REFERENCE_MAX_TOKENS, text_max_tokens
+from lightrag_resolve._prompts import KEYWORD_MAX_TOKENS, REFERENCE_MAX_TOKENS
 
 HISTORY = (
     Message(role="user", content="Quelles offres avez-vous ?"),
@@ -30,16 +30,6 @@ def _marked_llm(**replies: str) -> ScriptedLLM:
     llm.supports_json_schema = True  # type: ignore[attr-defined]
     llm.supports_output_limits = True  # type: ignore[attr-defined]
     return llm
-
-
-def test_the_prompts_carry_their_bounds():
-    resolver = Resolver()
-    assert resolver.keyword_prompt(_turn("Santé")).max_tokens == KEYWORD_MAX_TOKENS == 96
-    assert resolver.keyword_prompt(_turn("Santé")).stop == ()
-    text = resolver.text_prompt(_turn("Santé", mode="naive"))
-    assert (text.max_tokens, text.stop) == (text_max_tokens(8), ONE_LINE) == (32, ("\n",))
-    reference = resolver.reference_prompt(_turn("Est-ce disponible le week-end ?"))
-    assert (reference.max_tokens, reference.stop) == (REFERENCE_MAX_TOKENS, ("\n",))
 
 
 def test_a_json_keyword_call_gets_its_budget_and_no_stop():
