@@ -17,9 +17,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from fakes import ScriptedLLM
-from lightrag_resolve import Prompt, Resolution
+from lightrag_resolve import Resolution
 from lightrag_resolve._model_call import ask_model, supports_json_schema
 from lightrag_resolve._speculative import call_after, gate_answer, one_call_at_a_time, search_beside_check, settle
+from test_model_call import PROMPT, others_done
 
 ASK = "Which retailers already run it?"
 KEPT = Resolution(query=ASK, original_query=ASK, mode="mix", path="reference", decision="keep", fallback_reason="keep")
@@ -30,12 +31,6 @@ FAILED = Resolution(
     query=ASK, original_query=ASK, mode="mix", path="reference", decision="error", fallback_reason="llm_error"
 )
 KEYWORDS = ("retail", "retailers")
-PROMPT = Prompt(system="s", user="u")
-
-
-def others_done() -> bool:
-    """Whether every task but the running one has finished: nothing the call started outlives it."""
-    return all(task.done() for task in asyncio.all_tasks() if task is not asyncio.current_task())
 
 
 @dataclass
