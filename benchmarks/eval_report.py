@@ -54,8 +54,8 @@ from lightrag_resolve.eval import (
     load_dataset,
     load_local_models,
     resolver_overrides,
-    split_settings,
     run_eval,
+    split_settings,
 )
 
 ROOT = Path(__file__).resolve().parents[1]

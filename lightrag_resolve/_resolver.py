@@ -21,10 +21,9 @@ from ._model_call import ModelReply, ModelRole, ask_model, output_limits
 from ._parse import KeywordAnswer, ReferenceAnswer, parse_keyword_answer, parse_reference_answer
 from ._pipeline import resolve_turn, run_resolver
 from ._pointers import leans_on_conversation
-from ._prompts import Prompt, keyword_prompt, reference_prompt, restatement_prompt, text_prompt
+from ._prompts import Prompt, condense_prompt, keyword_prompt, reference_prompt, restatement_prompt, text_prompt
 from ._resolution import Resolution, ResolutionPath
 from ._routing import GRAPH_MODES, Route, RouteFacts, route
-from ._prompts import condense_prompt
 from ._tuning import ResolverTuning
 
 __all__ = ["GRAPH_MODES", "Resolver"]

@@ -14,7 +14,7 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, Union
+from typing import Any
 
 from ._conversation import Turn
 from ._fallback import fall_back, untouched
@@ -27,7 +27,7 @@ logger = logging.getLogger("lightrag_resolve")
 
 GRAPH_MODES = frozenset({"local", "global", "hybrid", "mix"})
 
-Route = Union[ResolutionPath, Resolution]
+Route = ResolutionPath | Resolution
 """A path a resolver runs on, or the untouched outcome of a turn none runs on."""
 
 

@@ -7,8 +7,11 @@ import json
 from hypothesis import strategies as st
 
 words = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), min_size=0, max_size=12)
+"""Up to 12 characters of any kind but surrogates."""
 plain_word = st.from_regex(r"[A-Za-zÀ-ÿ][A-Za-zÀ-ÿ0-9'-]{0,10}", fullmatch=True)
+"""One Latin word, accents allowed, that starts with a letter."""
 phrase = st.lists(plain_word, min_size=1, max_size=6).map(" ".join)
+"""One to six plain words separated by spaces."""
 
 scaffold_text = st.sampled_from(
     [
@@ -21,14 +24,20 @@ scaffold_text = st.sampled_from(
         "2) health offer",
     ]
 )
+"""Model output that describes the conversation instead of answering: numbered, "The visitor…", "Based on…"."""
 
 any_json_value = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
     lambda children: st.lists(children, max_size=6) | st.dictionaries(st.text(max_size=8), children, max_size=4),
     max_leaves=20,
 )
+"""Any JSON value: scalars, lists and objects nested a few levels."""
 
 keyword_list = st.lists(st.one_of(phrase, st.text(max_size=15), st.integers(), st.none(), scaffold_text), max_size=40)
+"""A keyword list as a model may write it: phrases, any text, numbers, nulls and scaffold, up to 40 items."""
+
+keyword_field = st.one_of(keyword_list, st.text(max_size=40), st.none())
+"""What a keyword answer's list field may hold: a list, a bare string, or nothing."""
 
 
 @st.composite
@@ -52,12 +61,39 @@ model_output = st.one_of(
     st.sampled_from(["NONE", "none", "", "   ", "KEEP", "AMBIGUOUS", "RESOLVE:", "RESOLVE: Vitalis", "null", "{}", "[]"]),
     st.builds(lambda name, gloss: f"RESOLVE: {name}{gloss}", phrase, st.sampled_from(["", " - the message is about it", " (product)", "."])),
 )
+"""Anything a model may answer any resolver prompt: free text, keyword JSON, decisions, scaffold, NONE."""
 
 roles = st.sampled_from(["user", "assistant"])
+"""A chat message's author, as LightRAG's ``conversation_history`` writes it."""
 message = st.fixed_dictionaries({"role": roles, "content": st.one_of(phrase, st.text(max_size=80))})
+"""One ``conversation_history`` entry: a role and plain or arbitrary text."""
 history = st.lists(message, min_size=0, max_size=5)
+"""A ``conversation_history`` of up to five entries."""
+unusable_entry = st.one_of(
+    st.none(),
+    st.integers(),
+    st.text(max_size=10),
+    st.fixed_dictionaries({"role": st.sampled_from(["system", "tool", "", "USER"]), "content": st.text(max_size=20)}),
+    st.fixed_dictionaries({"role": roles, "content": st.one_of(st.sampled_from(["", "   ", "\n\t"]), st.none(), st.integers())}),
+    st.dictionaries(st.text(max_size=8), st.text(max_size=8), max_size=3),
+)
+"""A ``conversation_history`` entry the resolver cannot read: no mapping, another role, or no text."""
+messy_history = st.lists(st.one_of(message, unusable_entry), max_size=12)
+"""A ``conversation_history`` of up to twelve entries, readable or not, in any order."""
 queries = st.one_of(phrase, st.text(max_size=60), phrase.map(lambda p: p + " ?"), st.sampled_from(["B1", "OK", "Si", "Santé", "Yes, B1"]))
+"""A visitor's message: a phrase, a question, any text, or a short reply."""
 modes = st.sampled_from(["local", "global", "hybrid", "mix", "naive", "bypass"])
+"""A LightRAG query mode."""
+company_names = st.one_of(st.none(), st.sampled_from(["Helix", "Acme Software", "Groupe Étoile SA"]))
+"""A configured company name, or none."""
+
+chunk_id_rankings = st.lists(st.sampled_from([f"chunk-{n}" for n in range(12)]), unique=True, max_size=8)
+"""A chunk search's ranking: up to eight distinct chunk ids out of twelve, best first."""
+
+extracted_keywords = st.lists(st.one_of(phrase, st.text(max_size=15)), max_size=12).map(tuple)
+"""One list of LightRAG's extracted keywords, as a tuple: phrases or any short text."""
+keyword_caps = st.integers(min_value=1, max_value=6)
+"""A cap on a keyword list (``max_ll_keywords``, ``max_hl_keywords``)."""
 
 
 # ---- hostile text (issue 13) -----------------------------------------------------
@@ -69,9 +105,12 @@ CONTROL_CHARS = ["\x00", "\x07", "\x08", "\t", "\n", "\r", "\x0b", "\x0c", "\x1b
 """Control characters (Unicode category Cc), white-space ones included."""
 
 TERMINAL_ESCAPES = ["\x1b[31m", "\x1b[0m", "\x1b[2J", "\x1b]0;pwned\x07", "\x9b1;31m", "\x1bc"]
+"""Terminal escape sequences: colours, clear screen, a window title, a reset."""
 
 lone_surrogate = st.characters(min_codepoint=0xD800, max_codepoint=0xDFFF)
+"""One unpaired surrogate code point (Unicode category Cs)."""
 invisible = st.one_of(st.sampled_from(FORMAT_CHARS + CONTROL_CHARS + TERMINAL_ESCAPES), lone_surrogate)
+"""One character or escape that prints as nothing: format, control, terminal escape or lone surrogate."""
 
 cjk_run = st.text(alphabet=st.characters(min_codepoint=0x4E00, max_codepoint=0x9FFF), min_size=1, max_size=400)
 """Chinese without spaces: one "word" however long."""
@@ -116,3 +155,28 @@ def hostile_model_output(draw) -> str:
     if form == "line":
         return f"{value} {draw(phrase)}"
     return value
+
+
+plain_or_hostile_text = st.one_of(phrase, hostile_text)
+"""A message text: plain words or hostile text."""
+
+hostile_history = st.lists(st.fixed_dictionaries({"role": roles, "content": hostile_text}), max_size=3)
+"""A ``conversation_history`` of up to three entries whose content is hostile text."""
+
+
+@st.composite
+def hostile_turns(draw) -> tuple[str, list[str], str, str]:
+    """A turn against a hostile model: (query, history texts, model reply, mode); the reply may echo the history."""
+    history = draw(st.lists(st.one_of(hostile_text, phrase), min_size=1, max_size=3))
+    query = draw(st.one_of(hostile_text, phrase, st.sampled_from(["Santé", "B1", "Which retailers already run it?"])))
+    words = " ".join(history).split()
+    echoed = st.sampled_from(words) if words else phrase
+    reply = draw(
+        st.one_of(
+            hostile_model_output(),
+            echoed.map(lambda word: f"RESOLVE: {word}"),  # a name the history holds, invisible characters and all
+            st.sampled_from(TERMINAL_ESCAPES).map(lambda esc: f"{esc}RESOLVE: {words[0] if words else 'x'}"),
+        )
+    )
+    mode = draw(st.sampled_from(["local", "mix", "naive", "global"]))
+    return query, history, reply, mode

@@ -15,7 +15,7 @@ from lightrag_resolve._candidates import (
     picked_option,
 )
 from lightrag_resolve._enforce import contains_phrase
-from strategies import hostile_text, phrase
+from strategies import plain_or_hostile_text
 
 OFFER = "Shall I send you the pricing of one of them, Kadoro or Magazio?"
 
@@ -106,7 +106,7 @@ def test_numbers_in_the_prompt_list_stand_for_names():
     assert found.matching("Kadoro loyalty terminal") == "Kadoro"
 
 
-@given(st.lists(st.one_of(phrase, hostile_text), min_size=1, max_size=4), st.one_of(phrase, hostile_text))
+@given(st.lists(plain_or_hostile_text, min_size=1, max_size=4), plain_or_hostile_text)
 def test_candidates_are_bounded_unique_and_said_in_the_window(texts, company):
     history = tuple(Message(role=role, content=text) for role, text in window(*texts) if text.strip())
     turn = Turn(query="Yes", history=history, mode="mix", company_name=company.strip() or None)
@@ -119,7 +119,7 @@ def test_candidates_are_bounded_unique_and_said_in_the_window(texts, company):
     assert all(contains_phrase(turn.message_texts, option) for option in found.options)
 
 
-@given(st.lists(st.one_of(phrase, hostile_text), max_size=6), st.integers(1, 50))
+@given(st.lists(plain_or_hostile_text, max_size=6), st.integers(1, 50))
 def test_graph_lookups_are_bounded_by_the_window_not_the_graph(texts, limit):
     spans = name_ngrams(texts, limit=limit)
     assert len(spans) <= limit and len(set(spans)) == len(spans)

@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from fakes import ScriptedLLM, keyword_json
-from lightrag_resolve import Message, Resolver, ResolverConfig, ResolverTuning, Turn
+from lightrag_resolve import Message, Resolver, ResolverTuning, Turn
 from lightrag_resolve._candidates import Candidates
 from lightrag_resolve._context import (
     MAX_CONTEXT_CHARS,

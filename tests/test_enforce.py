@@ -15,15 +15,13 @@ from lightrag_resolve._enforce import (
     name_with_message,
 )
 from lightrag_resolve._text import clean_single_line, without_possessive
-from strategies import keyword_list, model_output, phrase, scaffold_text
-
-COMPANIES = st.one_of(st.none(), st.sampled_from(["Helix", "Acme Software", "Groupe Étoile SA"]))
+from strategies import company_names, keyword_field, model_output, phrase, scaffold_text
 
 
 # ---- text resolution (§5.1) ----------------------------------------------------
 
 
-@given(model_output, COMPANIES, st.integers(min_value=3, max_value=12))
+@given(model_output, company_names, st.integers(min_value=3, max_value=12))
 def test_text_query_respects_word_cap_and_company(output, company, max_words):
     outcome = enforce_text_query(output, company_name=company, max_words=max_words)
     if outcome.query is None:
@@ -37,7 +35,7 @@ def test_text_query_respects_word_cap_and_company(output, company, max_words):
     assert not is_scaffold(outcome.query)
 
 
-@given(scaffold_text, COMPANIES)
+@given(scaffold_text, company_names)
 def test_text_query_never_passes_scaffold(output, company):
     outcome = enforce_text_query(output, company_name=company, max_words=8)
     assert outcome.query is None and outcome.fallback_reason == "scaffold"
@@ -82,8 +80,7 @@ def test_scaffold_detection_in_english_and_french():
 # ---- keyword resolution (§5.2) ---------------------------------------------------
 
 
-@given(st.one_of(keyword_list, st.text(max_size=40), st.none()), st.one_of(keyword_list, st.text(max_size=40), st.none()),
-       st.integers(1, 6), st.integers(1, 4))
+@given(keyword_field, keyword_field, st.integers(1, 6), st.integers(1, 4))
 def test_keywords_are_both_or_neither(ll, hl, max_ll, max_hl):
     outcome = enforce_keywords(ll, hl, max_ll=max_ll, max_hl=max_hl)
     assert bool(outcome.ll_keywords) == bool(outcome.hl_keywords)

@@ -10,12 +10,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 from lightrag import QueryParam
 
-from lightrag_resolve import ResolverConfig
 from lightrag_resolve._fusion import SecondSearch, fuse_chunks, fusing, recording, vector_search
+from strategies import chunk_id_rankings
 from test_reference_integration import ASK, HISTORY, RetrievalSpy, scripted
 from tuned import tuned
-
-chunk_ids = st.lists(st.sampled_from([f"chunk-{n}" for n in range(12)]), unique=True, max_size=8)
 
 
 def chunks(ids: list[str], source: str = "") -> list[dict]:
@@ -29,14 +27,14 @@ def ids(found: list[dict]) -> list[str]:
 # ---- fuse_chunks, a pure function ---------------------------------------------
 
 
-@given(chunk_ids, chunk_ids, st.integers(min_value=0, max_value=10))
+@given(chunk_id_rankings, chunk_id_rankings, st.integers(min_value=0, max_value=10))
 def test_fusion_keeps_each_chunk_once_from_the_union_up_to_the_limit(resolved, raw, limit):
     fused = ids(fuse_chunks(chunks(resolved), chunks(raw), limit=limit))
     assert len(fused) == len(set(fused)) == min(limit, len(set(resolved) | set(raw)))
     assert set(fused) <= set(resolved) | set(raw)
 
 
-@given(chunk_ids, chunk_ids)
+@given(chunk_id_rankings, chunk_id_rankings)
 def test_fusion_changes_neither_input_and_keeps_the_resolved_copy_of_a_shared_chunk(resolved, raw):
     left, right = chunks(resolved, "resolved"), chunks(raw, "raw")
     before = copy.deepcopy((left, right))
@@ -47,12 +45,12 @@ def test_fusion_changes_neither_input_and_keeps_the_resolved_copy_of_a_shared_ch
             assert chunk["content"].endswith("resolved")
 
 
-@given(chunk_ids, st.integers(min_value=0, max_value=10))
+@given(chunk_id_rankings, st.integers(min_value=0, max_value=10))
 def test_fusion_with_nothing_from_the_visitors_words_is_the_resolved_ranking(resolved, limit):
     assert ids(fuse_chunks(chunks(resolved), [], limit=limit)) == resolved[:limit]
 
 
-@given(chunk_ids)
+@given(chunk_id_rankings)
 def test_fusion_of_a_ranking_with_itself_is_that_ranking(ranking):
     assert ids(fuse_chunks(chunks(ranking), chunks(ranking), limit=20)) == ranking
 

@@ -12,7 +12,7 @@ from lightrag_resolve import Message, Resolver, Turn
 from lightrag_resolve._candidates import Candidates
 from lightrag_resolve._enforce import contains_phrase
 from lightrag_resolve._enforce import focus_on_pick, ground_keywords, ground_reference_name
-from strategies import hostile_text, phrase
+from strategies import hostile_text, phrase, plain_or_hostile_text
 
 HISTORY = (
     Message(role="user", content="What do you sell to shops?"),
@@ -44,7 +44,7 @@ def test_a_reference_name_must_be_a_candidate():
     assert ground_reference_name("Orbit CRM", OPTIONS) is None
 
 
-@given(st.lists(st.one_of(phrase, hostile_text), max_size=6), st.sampled_from(["Yes", "the second one", "Cerclia"]))
+@given(st.lists(plain_or_hostile_text, max_size=6), st.sampled_from(["Yes", "the second one", "Cerclia"]))
 def test_low_level_keywords_are_always_grounded(proposed, reply):
     turn = Turn(query=reply, history=HISTORY, mode="mix")
     llm = ScriptedLLM(replies={"keywords": keyword_json(proposed, ["pricing"], query=" ".join(proposed))})

@@ -15,9 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fakes import ScriptedLLM, keyword_json
-from lightrag_resolve import Message, Resolution, Resolver, ResolverConfig, Turn
+from lightrag_resolve import Message, Resolution, Resolver, Turn
 from lightrag_resolve._enforce import accept_reference_name, clean_keywords, enforce_keywords, enforce_text_query
-from lightrag_resolve._model_call import ask_model
 from lightrag_resolve._parse import parse_keyword_answer
 from lightrag_resolve._prompts import Prompt, keyword_prompt, reference_prompt, text_prompt
 from lightrag_resolve._text import (
@@ -32,7 +31,7 @@ from lightrag_resolve._text import (
     prompt_part,
     recorded_output,
 )
-from strategies import FORMAT_CHARS, TERMINAL_ESCAPES, cjk_run, hostile_model_output, hostile_text, huge_token, phrase
+from strategies import FORMAT_CHARS, cjk_run, hostile_model_output, hostile_text, hostile_turns, huge_token, phrase
 from tuned import tuned
 
 FALLBACKS = {
@@ -283,110 +282,14 @@ async def test_aquery_data_survives_a_lone_surrogate_in_the_model_output(make_ra
     json.dumps(result, ensure_ascii=False, default=str).encode("utf-8")
 
 
-# ---- 7. a result whose __str__ raises ------------------------------------------------------
-
-
-class ExplodingText(str):
-    """A fake model result: a ``str`` whose ``__str__`` raises."""
-
-    def __str__(self) -> str:
-        raise RuntimeError("boom")
-
-
-def test_a_model_result_whose_str_raises_is_a_fallback():
-    resolution, _ = resolve(turn("Santé", ["Which sector?", "We work with Santé and BTP."]), ExplodingText("NONE"))
-    assert resolution.fallback_reason in {"unparsable", "llm_error"} and resolution.query == "Santé"
-
-
-# ---- 8. cancellation and late answers ----------------------------------------------------
-
-
-PROMPT = Prompt(system="s", user="u")
-
-
-async def fake_model_cancelling_itself(prompt: str, **kwargs) -> str:
-    """A fake client library that cancels its own inner task and lets the CancelledError out."""
-    inner = asyncio.ensure_future(asyncio.sleep(10))
-    await asyncio.sleep(0)
-    inner.cancel()
-    await inner
-    return "never"
-
-
-async def fake_model_raising_cancelled(prompt: str, **kwargs) -> str:
-    raise asyncio.CancelledError()
-
-
-@pytest.mark.parametrize("model", [fake_model_cancelling_itself, fake_model_raising_cancelled])
-async def test_a_cancellation_raised_by_the_model_is_an_llm_error(model):
-    reply = await ask_model(model, PROMPT, role="keywords", timeout=1.0)
-    assert reply.failure == "llm_error" and reply.text is None
-    resolution = await Resolver().resolve(turn("Santé", ["Which sector?", "We work with Santé and BTP."]), llm=model)
-    assert resolution.fallback_reason == "llm_error"
-
-
-async def test_the_callers_cancellation_still_propagates_and_cancels_the_model():
-    seen: list[str] = []
-
-    async def fake_slow_model(prompt: str, **kwargs) -> str:
-        try:
-            await asyncio.sleep(10)
-        except asyncio.CancelledError:
-            seen.append("cancelled")
-            raise
-        return "late"
-
-    task = asyncio.ensure_future(ask_model(fake_slow_model, PROMPT, role="keywords", timeout=5.0))
-    await asyncio.sleep(0.05)
-    task.cancel()
-    with pytest.raises(asyncio.CancelledError):
-        await task
-    assert seen == ["cancelled"]
-
-
-async def fake_model_ignoring_cancellation(prompt: str, **kwargs) -> str:
-    """A fake model that swallows its cancellation and answers anyway, late."""
-    try:
-        await asyncio.sleep(10)
-    except asyncio.CancelledError:
-        await asyncio.sleep(0.05)
-    return keyword_json(["Offre Santé"], ["santé"])
-
-
-async def test_an_answer_after_the_timeout_is_never_used():
-    reply = await ask_model(fake_model_ignoring_cancellation, PROMPT, role="keywords", timeout=0.05)
-    assert reply.failure == "timeout" and reply.text is None
-    config = ResolverConfig(timeout=0.05)
-    resolution = await Resolver(config).resolve(
-        turn("Santé", ["Which sector?", "We work with Santé and BTP."]), llm=fake_model_ignoring_cancellation
-    )
-    assert resolution.fallback_reason == "timeout" and not resolution.has_keywords
-    others = [task for task in asyncio.all_tasks() if task is not asyncio.current_task()]
-    assert all(task.done() for task in others)  # the late call was waited for, not left running
+# Sections 7 (a result whose __str__ raises) and 8 (cancellation and late answers) are in test_model_call.py.
 
 
 # ---- the bounded fuzz: Resolver.resolve against a fake model returning hostile strings -------
 
 
-@st.composite
-def fuzz_case(draw):
-    history = draw(st.lists(st.one_of(hostile_text, phrase), min_size=1, max_size=3))
-    query = draw(st.one_of(hostile_text, phrase, st.sampled_from(["Santé", "B1", "Which retailers already run it?"])))
-    words = " ".join(history).split()
-    echoed = st.sampled_from(words) if words else phrase
-    reply = draw(
-        st.one_of(
-            hostile_model_output(),
-            echoed.map(lambda word: f"RESOLVE: {word}"),  # a name the history holds, invisible characters and all
-            st.sampled_from(TERMINAL_ESCAPES).map(lambda esc: f"{esc}RESOLVE: {words[0] if words else 'x'}"),
-        )
-    )
-    mode = draw(st.sampled_from(["local", "mix", "naive", "global"]))
-    return query, history, reply, mode
-
-
 @settings(parent=settings.get_profile("fuzz"))
-@given(fuzz_case())
+@given(hostile_turns())
 def test_fuzz_no_hostile_model_or_message_breaks_the_invariants(case):
     query, history, reply, mode = case
     # Unprompted short replies resolved and every follow-up checked, so that every turn meets the hostile model

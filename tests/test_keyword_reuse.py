@@ -11,7 +11,7 @@ from lightrag_resolve import Resolution
 from lightrag_resolve._enforce import clean_keywords
 from lightrag_resolve._enforce import LightRAGKeywords, keywords_with_name, reuse_keywords
 from lightrag_resolve._text import normalize_for_compare
-from strategies import phrase
+from strategies import extracted_keywords, keyword_caps, phrase
 
 ASK = "Which retailers already run it?"
 RESOLVED = Resolution(
@@ -23,9 +23,6 @@ RESOLVED = Resolution(
     entity="Pulse POS",
 )
 EXTRACTED = LightRAGKeywords(hl_keywords=("retail", "customers"), ll_keywords=("retailers", "pulse pos", "shops"))
-
-text_keywords = st.lists(st.one_of(phrase, st.text(max_size=15)), max_size=12).map(tuple)
-caps = st.integers(min_value=1, max_value=6)
 
 
 def test_the_name_leads_the_low_level_keywords_and_is_not_repeated():
@@ -74,10 +71,10 @@ def test_an_extraction_is_kept_only_as_two_lists_of_text_not_both_empty():
 
 @given(
     name=st.one_of(phrase, st.sampled_from(["NONE", "  ", '"Pulse POS"'])),
-    ll=text_keywords,
-    hl=text_keywords,
-    max_ll=caps,
-    max_hl=caps,
+    ll=extracted_keywords,
+    hl=extracted_keywords,
+    max_ll=keyword_caps,
+    max_hl=keyword_caps,
 )
 def test_reused_keywords_start_with_the_name_are_unique_capped_and_both_or_neither(name, ll, hl, max_ll, max_hl):
     lists = keywords_with_name(name, LightRAGKeywords(hl_keywords=hl, ll_keywords=ll), max_ll=max_ll, max_hl=max_hl)

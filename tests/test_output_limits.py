@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import asyncio
-import functools
 
 from fakes import ScriptedLLM, keyword_json
-from lightrag_resolve import Message, Prompt, Resolver, ResolverConfig, Turn
-from lightrag_resolve._prompts import KEYWORD_MAX_TOKENS, ONE_LINE, REFERENCE_MAX_TOKENS, text_max_tokens
-from lightrag_resolve._model_call import output_limits
+from lightrag_resolve import Message, Resolver, ResolverConfig, Turn
+from lightrag_resolve._prompts import KEYWORD_MAX_TOKENS, REFERENCE_MAX_TOKENS
 from tuned import tuned
 
 HISTORY = (
@@ -33,16 +31,6 @@ def _marked_llm(**replies: str) -> ScriptedLLM:
     llm.supports_json_schema = True  # type: ignore[attr-defined]
     llm.supports_output_limits = True  # type: ignore[attr-defined]
     return llm
-
-
-def test_the_prompts_carry_their_bounds():
-    resolver = Resolver()
-    assert resolver.keyword_prompt(_turn("Santé")).max_tokens == KEYWORD_MAX_TOKENS == 96
-    assert resolver.keyword_prompt(_turn("Santé")).stop == ()
-    text = resolver.text_prompt(_turn("Santé", mode="naive"))
-    assert (text.max_tokens, text.stop) == (text_max_tokens(8), ONE_LINE) == (32, ("\n",))
-    reference = resolver.reference_prompt(_turn("Est-ce disponible le week-end ?"))
-    assert (reference.max_tokens, reference.stop) == (REFERENCE_MAX_TOKENS, ("\n",))
 
 
 def test_a_json_keyword_call_gets_its_budget_and_no_stop():
@@ -74,12 +62,3 @@ def test_an_unmarked_function_gets_no_bounds():
     llm = ScriptedLLM(replies={"text": "offre Santé Helix"})
     asyncio.run(REWRITE_PICKS.resolve(_turn("Santé", mode="naive"), llm=llm))
     assert llm.calls[0].kwargs == {}
-
-
-def test_the_marker_is_found_through_wrappers_and_a_prompt_without_bounds_sends_none():
-    llm = _marked_llm()
-    wrapped = functools.partial(llm, _priority=5)
-    prompt = Prompt(system="s", user="u", max_tokens=7, stop=("\n",))
-    assert output_limits(wrapped, prompt, {}) == {"max_tokens": 7, "stop": ["\n"]}
-    assert output_limits(wrapped, prompt, {"response_format": {"type": "json_object"}}) == {"max_tokens": 7}
-    assert output_limits(wrapped, Prompt(system="s", user="u"), {}) == {}

@@ -248,19 +248,6 @@ def test_reference_timeout_is_its_own_knob():
     assert resolution.fallback_reason == "timeout" and resolution.decision == "error"
 
 
-def test_history_window_reads_the_last_messages_only():
-    raw = [
-        {"role": "user", "content": "first"},
-        {"role": "system", "content": "ignored"},
-        "garbage",
-        {"role": "assistant", "content": "   "},
-        {"role": "assistant", "content": "second"},
-        {"role": "user", "content": "third"},
-    ]
-    assert [m.content for m in recent_messages(raw, 2)] == ["second", "third"]
-    assert recent_messages("not a list", 2) == () and recent_messages(None, 2) == ()
-
-
 @given(model_output, queries, modes, history)
 @example(":", "0\x1b", "naive", [{"role": "user", "content": "A"}])  # an escape in the words, cleaned in the text
 @example("NONE", "Oui", "mix", [{"role": "assistant", "content": "Kadoro ou Magazio ?"}])  # the question stays
@@ -318,25 +305,6 @@ def test_graph_short_replies_never_get_half_a_keyword_query(mode, output):
 def test_resolution_refuses_half_a_keyword_query():
     with pytest.raises(ValueError):
         Resolution(query="q", original_query="q", mode="mix", path="keywords", ll_keywords=("a",))
-
-
-def test_config_validates_its_knobs():
-    for bad in [dict(max_resolve_words=0), dict(timeout=0), dict(history_messages=-1), dict(reference_timeout="2")]:
-        with pytest.raises((ValueError, TypeError)):
-            ResolverConfig(**bad)
-    with pytest.raises(TypeError):
-        ResolverConfig(llm_func="not callable")
-    assert ResolverConfig(company_name="  ").company_name is None
-
-
-def test_turn_from_history_windows_and_clips_as_configured():
-    resolver = tuned(company_name="Helix", history_messages=1, history_message_words=3)
-    raw = [{"role": "user", "content": "a b c d e"}, {"role": "assistant", "content": "one two three four"}, "junk"]
-    built = Turn.from_history("Santé", raw, mode="mix", config=resolver.config, tuning=resolver.tuning)
-    assert [m.content for m in built.history] == ["one two three four"]
-    assert built.history_text == "Assistant: one two three …"
-    assert built.company_name == "Helix" and built.mode == "mix"
-    assert Turn.from_history("Santé", None, mode="naive").is_first
 
 
 def test_standalone_resolve_reports_to_the_hook():

@@ -235,10 +235,3 @@ def test_the_question_reads_earlier_turns_than_the_checks_window():
     asked = "Does Maison Poilâne in Lyon run the Pulse POS terminal?"
     assert standalone_question(turn, asked) == asked  # established by an earlier turn the prompt showed
     assert standalone_question(turn, "Does Carrefour in Lyon run Pulse POS?") is None
-
-
-def test_the_conversation_is_bounded_and_a_turn_built_by_hand_reads_its_window():
-    long = [{"role": "user" if n % 2 == 0 else "assistant", "content": f"message {n}"} for n in range(20)]
-    turn = Turn.from_history(ASK, long, mode="naive", config=ON.config, tuning=ON.tuning)
-    assert [message.content for message in turn.conversation] == [f"message {n}" for n in range(12, 20)]
-    assert TURN.conversation == () and TURN.conversation_text == TURN.history_text

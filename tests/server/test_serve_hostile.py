@@ -18,7 +18,7 @@ import pytest
 from fake_llm_endpoint import FakeLLMEndpoint, fake_llm_endpoint, kb_script
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from strategies import hostile_model_output, hostile_text
+from strategies import hostile_history, hostile_model_output, hostile_text
 
 from lightrag_resolve._text import MAX_KEYWORD_CHARS, MAX_PROMPT_PART_CHARS, MAX_RAW_OUTPUT_CHARS
 from harness import REQUEST_TIMEOUT, RunningServer, insert_kb, require_server_deps, running_server, server_env
@@ -157,7 +157,7 @@ def test_a_hostile_model_answer_becomes_clean_keywords_or_a_fallback(server: Run
 @settings(max_examples=30, deadline=None)
 @given(
     query=st.one_of(hostile_text, st.sampled_from(["B1", "Santé", "Which one is it for?"])),
-    history=st.lists(st.fixed_dictionaries({"role": st.sampled_from(["user", "assistant"]), "content": hostile_text}), max_size=3),
+    history=hostile_history,
     reply=st.one_of(st.none(), hostile_model_output()),
     path=st.sampled_from(["/query/data", "/query"]),
     mode=st.sampled_from(["local", "mix", "naive"]),

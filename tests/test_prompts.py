@@ -1,0 +1,188 @@
+"""The resolver prompts (``_prompts``, contract §5): what each shows, the bounds it asks for, the schemas."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from lightrag_resolve import Message, Resolver, Turn
+from lightrag_resolve._prompts import (
+    KEYWORD_MAX_TOKENS,
+    ONE_LINE,
+    REFERENCE_MAX_TOKENS,
+    keyword_prompt,
+    keyword_schema,
+    reference_prompt,
+    reference_schema,
+    restatement_prompt,
+    text_max_tokens,
+    text_prompt,
+)
+from strategies import company_names, keyword_caps, plain_or_hostile_text, queries
+
+SHOPS = (
+    Message(role="user", content="What do you sell to shops?"),
+    Message(role="assistant", content="For shops Helix sells Pulse POS and Orbit CRM, often together. Which one?"),
+)
+WINDOW_LINES = [
+    "Conversation:",
+    "Visitor: What do you sell to shops?",
+    "Assistant: For shops Helix sells Pulse POS and Orbit CRM, often together. Which one?",
+    "",
+    "Names in the conversation:",
+    "1. Pulse POS",
+    "2. Orbit CRM",
+    "",
+]
+"""The window and the numbered candidates, as every prompt's user part starts for ``SHOPS``."""
+
+
+def _turn(query: str, mode: str = "mix", history: tuple[Message, ...] = SHOPS, company: str | None = "Helix") -> Turn:
+    return Turn(query=query, history=history, mode=mode, company_name=company)
+
+
+def every_prompt(turn: Turn):
+    """Each builder's prompt for ``turn``, at the default bounds."""
+    return (
+        keyword_prompt(turn, max_ll=5, max_hl=3),
+        text_prompt(turn, max_words=8),
+        restatement_prompt(turn, max_words=8),
+        reference_prompt(turn),
+    )
+
+
+def window_turn(texts: list[str], query: str, company: str | None = None) -> Turn:
+    history = tuple(Message(role=("user", "assistant")[n % 2], content=text) for n, text in enumerate(texts))
+    return Turn(query=query, history=history, mode="mix", company_name=company)
+
+
+# ---- the bounds each prompt asks for ------------------------------------------------------
+
+
+def test_the_prompts_carry_their_bounds():
+    resolver = Resolver()
+    assert resolver.keyword_prompt(_turn("Santé")).max_tokens == KEYWORD_MAX_TOKENS == 96
+    assert resolver.keyword_prompt(_turn("Santé")).stop == ()
+    text = resolver.text_prompt(_turn("Santé", mode="naive"))
+    assert (text.max_tokens, text.stop) == (text_max_tokens(8), ONE_LINE) == (32, ("\n",))
+    reference = resolver.reference_prompt(_turn("Est-ce disponible le week-end ?"))
+    assert (reference.max_tokens, reference.stop) == (REFERENCE_MAX_TOKENS, ("\n",))
+
+
+@pytest.mark.parametrize("words", [1, 4, 8, 30])
+def test_a_rewrite_asks_for_its_words_and_gets_three_tokens_a_word_and_a_margin(words):
+    for prompt in (text_prompt(_turn("Santé"), max_words=words), restatement_prompt(_turn("Which?"), max_words=words)):
+        assert f"at most {words} words" in prompt.system
+        assert prompt.max_tokens == text_max_tokens(words) == 3 * words + 8
+        assert prompt.stop == ONE_LINE
+
+
+def test_the_keyword_prompt_asks_for_its_caps_as_json():
+    prompt = keyword_prompt(_turn("Santé"), max_ll=4, max_hl=2, max_words=6)
+    assert "JSON only" in prompt.system
+    assert "at most 6 words" in prompt.system
+    assert '"low_level_keywords" at most 4' in prompt.system and '"high_level_keywords" at most 2' in prompt.system
+    assert prompt.stop == ()  # a JSON answer may break its lines
+
+
+# ---- what each prompt shows -----------------------------------------------------------------------
+
+
+def test_a_short_reply_is_shown_after_the_window_and_the_numbered_names():
+    for prompt in (
+        keyword_prompt(_turn("The second one"), max_ll=5, max_hl=3),
+        text_prompt(_turn("The second one"), max_words=8),
+    ):
+        assert prompt.user.splitlines() == [*WINDOW_LINES, "Reply: The second one"]
+
+
+def test_a_follow_up_is_shown_as_a_message():
+    for prompt in (reference_prompt(_turn("Is it free?")), restatement_prompt(_turn("Is it free?"), max_words=8)):
+        assert prompt.user.splitlines() == [*WINDOW_LINES, "Message: Is it free?"]
+
+
+def test_a_pick_found_in_code_is_shown_under_the_reply():
+    for prompt in (
+        keyword_prompt(_turn("The second one"), max_ll=5, max_hl=3, pick="Orbit CRM"),
+        text_prompt(_turn("The second one"), max_words=8, pick="Orbit CRM"),
+    ):
+        assert prompt.user.endswith("Reply: The second one\n(The reply picks: Orbit CRM)")
+
+
+def test_a_window_without_names_shows_no_name_list():
+    turn = _turn("Is it\nfree?", history=SHOPS[:1])
+    for prompt in every_prompt(turn):
+        assert "Names in the conversation" not in prompt.user
+        assert prompt.user.splitlines()[-1] in {"Reply: Is it free?", "Message: Is it free?"}
+
+
+def test_the_company_is_named_only_when_configured():
+    for with_company, without in zip(
+        every_prompt(_turn("Is it free?")), every_prompt(_turn("Is it free?", company=None))
+    ):
+        assert " on Helix's website" in with_company.system
+        assert "website" not in without.system
+
+
+def test_each_prompt_asks_for_its_own_answer():
+    keyword, text, restatement, reference = every_prompt(_turn("Is it free?"))
+    assert keyword.system.startswith("You help a search engine understand a short reply")
+    assert text.system.startswith("You help a search engine understand a short reply") and "JSON" not in text.system
+    assert restatement.system.startswith("You help a search engine understand a follow-up message")
+    assert reference.system.startswith("You check whether a chat message")
+    for decision in ("RESOLVE: <name>", "KEEP", "AMBIGUOUS"):
+        assert decision in reference.system
+    assert all("NONE" in prompt.system for prompt in (keyword, text, restatement))
+
+
+@given(
+    st.lists(plain_or_hostile_text, max_size=3),
+    st.lists(plain_or_hostile_text, max_size=3),
+    queries,
+    queries,
+    company_names,
+)
+def test_the_instructions_depend_only_on_the_company_and_the_bounds_never_on_the_turn(
+    first, second, ask, other, company
+):
+    one, two = window_turn(first, ask, company), window_turn(second, other, company)
+    for a, b in zip(every_prompt(one), every_prompt(two)):
+        assert a.system == b.system  # provider prompt caches reuse the instruction part
+
+
+@given(st.lists(plain_or_hostile_text, max_size=3), plain_or_hostile_text)
+def test_every_user_prompt_shows_the_window_as_the_model_sees_it_and_ends_with_the_message_on_one_line(texts, query):
+    turn = window_turn(texts, query)
+    keyword, text, restatement, reference = every_prompt(turn)
+    for prompt, label in ((keyword, "Reply"), (text, "Reply"), (restatement, "Message"), (reference, "Message")):
+        assert prompt.user.startswith(f"Conversation:\n{turn.history_text}")
+        assert prompt.user.endswith(f"\n\n{label}: {turn.prompt_query}")
+
+
+# ---- the schemas --------------------------------------------------------------------------------
+
+
+@given(keyword_caps, keyword_caps)
+def test_the_keyword_schema_caps_each_list_as_asked(max_ll, max_hl):
+    schema = keyword_schema(max_ll=max_ll, max_hl=max_hl)
+    assert schema["type"] == "object"
+    assert schema["required"] == ["query", "low_level_keywords", "high_level_keywords"]
+    properties = schema["properties"]
+    assert properties["query"] == {"type": "string", "maxLength": 120}
+    for name, cap in (("low_level_keywords", max_ll), ("high_level_keywords", max_hl)):
+        assert properties[name] == {"type": "array", "items": {"type": "string", "maxLength": 60}, "maxItems": cap}
+
+
+def test_the_reference_schema_allows_a_decision_and_only_a_candidate_or_no_name():
+    schema = reference_schema(_turn("Is it free?"))
+    assert schema["required"] == ["decision", "name"]
+    assert schema["properties"]["decision"] == {"type": "string", "enum": ["RESOLVE", "KEEP", "AMBIGUOUS"]}
+    assert schema["properties"]["name"] == {"type": "string", "enum": ["Pulse POS", "Orbit CRM", ""]}
+    assert reference_schema(_turn("Is it free?", history=SHOPS[:1]))["properties"]["name"]["enum"] == [""]
+
+
+@given(st.lists(plain_or_hostile_text, max_size=3), company_names)
+def test_the_reference_schemas_names_are_exactly_the_turns_candidates_and_the_empty_name(texts, company):
+    turn = window_turn(texts, "Is it free?", company)
+    assert reference_schema(turn)["properties"]["name"]["enum"] == [*turn.candidates.names, ""]
