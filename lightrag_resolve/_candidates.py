@@ -20,8 +20,8 @@ import re
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
+from ._clean_text import answered_sentence, without_possessive
 from ._enforce import contains_phrase
-from ._text import answered_sentence, without_possessive
 
 __all__ = [
     "MAX_CANDIDATES",

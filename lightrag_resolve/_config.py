@@ -45,42 +45,66 @@ class ResolverConfig:
     metadata (the README's configuration table is rendered from it).
     """
 
-    enabled: bool = _knob(True, "off: every message goes through untouched (per call: `resolve=`)",
-                          env="RESOLVER_ENABLED")
+    enabled: bool = _knob(
+        True, "off: every message goes through untouched (per call: `resolve=`)", env="RESOLVER_ENABLED"
+    )
     company_name: str | None = _knob(
-        None, "appended to `naive` rewrites when missing; never accepted as a reference name",
-        env="RESOLVER_COMPANY_NAME")
+        None,
+        "appended to `naive` rewrites when missing; never accepted as a reference name",
+        env="RESOLVER_COMPANY_NAME",
+    )
     llm_func: Callable[..., Awaitable[Any]] | None = _knob(
-        None, "async LLM function (LightRAG's signature) for the resolvers; default: the instance's keyword-role "
-        "LLM, else `llm_model_func`", env="RESOLVER_LLM")
+        None,
+        "async LLM function (LightRAG's signature) for the resolvers; default: the instance's keyword-role "
+        "LLM, else `llm_model_func`",
+        env="RESOLVER_LLM",
+    )
     model_name: str | None = _knob(None, "label recorded in `Resolution.model` (default: the role's model name)")
     reference_llm_func: Callable[..., Awaitable[Any]] | None = _knob(
-        None, "the reference check's own model route (default: the resolver's)", env="RESOLVER_REFERENCE_LLM")
+        None, "the reference check's own model route (default: the resolver's)", env="RESOLVER_REFERENCE_LLM"
+    )
     reference_model_name: str | None = _knob(None, "its label in `Resolution.model`")
-    timeout: float = _knob(10.0, "seconds a short-reply resolver call may take (no retry)", env="RESOLVER_TIMEOUT",
-                           shown="10 s")
-    reference_timeout: float = _knob(2.0, "seconds the reference check (and a restatement) may take (no retry)",
-                                     env="RESOLVER_REFERENCE_TIMEOUT", shown="2 s")
+    timeout: float = _knob(
+        10.0, "seconds a short-reply resolver call may take (no retry)", env="RESOLVER_TIMEOUT", shown="10 s"
+    )
+    reference_timeout: float = _knob(
+        2.0,
+        "seconds the reference check (and a restatement) may take (no retry)",
+        env="RESOLVER_REFERENCE_TIMEOUT",
+        shown="2 s",
+    )
     graph_lookup_timeout: float = _knob(
-        1.0, "seconds the one graph lookup of the window's names may take; past it the turn gets no graph-known "
-        "candidates", env="RESOLVER_GRAPH_LOOKUP_TIMEOUT", shown="1 s")
-    max_resolve_words: int = _knob(4, "the gate: replies of at most this many words, not ending with `?`",
-                                   env="RESOLVER_MAX_RESOLVE_WORDS")
+        1.0,
+        "seconds the one graph lookup of the window's names may take; past it the turn gets no graph-known candidates",
+        env="RESOLVER_GRAPH_LOOKUP_TIMEOUT",
+        shown="1 s",
+    )
+    max_resolve_words: int = _knob(
+        4, "the gate: replies of at most this many words, not ending with `?`", env="RESOLVER_MAX_RESOLVE_WORDS"
+    )
     max_query_words: int = _knob(
-        8, "cap of the resolved meaning added to a short reply (`naive` rewrite, graph-mode search text)",
-        env="RESOLVER_MAX_QUERY_WORDS")
+        8,
+        "cap of the resolved meaning added to a short reply (`naive` rewrite, graph-mode search text)",
+        env="RESOLVER_MAX_QUERY_WORDS",
+    )
     max_ll_keywords: int = _knob(5, "low-level keyword cap", env="RESOLVER_MAX_LL_KEYWORDS")
     max_hl_keywords: int = _knob(3, "high-level keyword cap", env="RESOLVER_MAX_HL_KEYWORDS")
     history_messages: int = _knob(2, "how many recent messages the resolvers read", env="RESOLVER_HISTORY_MESSAGES")
     structured_output: str = _knob(
-        "auto", "`auto`: JSON schemas for LLM functions marked `supports_json_schema` (the local model, "
+        "auto",
+        "`auto`: JSON schemas for LLM functions marked `supports_json_schema` (the local model, "
         "`openai_llm`), JSON mode for others; `json_schema`: always; `off`: no `response_format`",
-        shown='`"auto"`')
+        shown='`"auto"`',
+    )
     capture_content: bool | None = _knob(
-        None, "put visitor text and model output on spans; `None` follows "
-        "`OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT`", env="RESOLVER_CAPTURE_CONTENT")
+        None,
+        "put visitor text and model output on spans; `None` follows "
+        "`OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT`",
+        env="RESOLVER_CAPTURE_CONTENT",
+    )
     on_resolution: Callable[[Resolution], None] | None = _knob(
-        None, "called with every turn's `Resolution`; its exceptions are logged, never raised")
+        None, "called with every turn's `Resolution`; its exceptions are logged, never raised"
+    )
     tracer_provider: Any = _knob(None, "an OpenTelemetry tracer provider other than the global one")
 
     def __post_init__(self) -> None:
@@ -141,6 +165,9 @@ def configuration_table() -> str:
 
 def environment_table() -> str:
     """The Markdown table of the ``RESOLVER_*`` variables of ``serve``: variable, field and default."""
-    rows = [f"| `{_variable(spec)}` | `{spec.name}` | {_shown(spec)} |" for spec in fields(ResolverConfig)
-            if spec.metadata.get("env")]
+    rows = [
+        f"| `{_variable(spec)}` | `{spec.name}` | {_shown(spec)} |"
+        for spec in fields(ResolverConfig)
+        if spec.metadata.get("env")
+    ]
     return "\n".join(["| variable | field | default |", "|---|---|---|", *rows])

@@ -8,9 +8,9 @@ from functools import cached_property
 from typing import Any
 
 from ._candidates import Candidates, collect_candidates, picked_option
+from ._clean_text import MAX_PROMPT_PART_CHARS, prompt_part
 from ._config import ResolverConfig
-from ._context import accepted_offer, follows_question, reply_context
-from ._text import MAX_PROMPT_PART_CHARS, prompt_part
+from ._reply_context import accepted_offer, follows_question, reply_context
 from ._tuning import ResolverTuning
 
 __all__ = ["CONDENSE_WINDOW", "Message", "Turn", "recent_messages"]
@@ -172,7 +172,7 @@ class Turn:
 
     @cached_property
     def _window(self) -> tuple[tuple[str, str], ...]:
-        """The history as ``(role, content)`` pairs, oldest first: what ``_context`` reads."""
+        """The history as ``(role, content)`` pairs, oldest first: what ``_reply_context`` reads."""
         return tuple((message.role, message.content) for message in self.history)
 
     @cached_property

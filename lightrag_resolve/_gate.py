@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ._text import is_question, visible
+from ._clean_text import is_question, visible
 
 __all__ = ["DEFAULT_MAX_RESOLVE_WORDS", "should_resolve"]
 

@@ -80,8 +80,9 @@ class ResolvingLightRAG(AnswerGate, LightRAG):  # type: ignore[misc]  # LightRAG
         if not isinstance(param, QueryParam):
             raise TypeError(f"param must be a lightrag.QueryParam, got {type(param).__name__}")
         resolver = self.query_resolver
-        return Turn.from_history(query, param.conversation_history, mode=param.mode, config=resolver.config,
-                                 tuning=resolver.tuning)
+        return Turn.from_history(
+            query, param.conversation_history, mode=param.mode, config=resolver.config, tuning=resolver.tuning
+        )
 
     def _too_light(self, turn: Turn) -> Callable[[ResolutionPath], Resolution | None]:
         """A follow-up too light for LightRAG to search at all is left for LightRAG to reject as usual."""
@@ -100,8 +101,9 @@ class ResolvingLightRAG(AnswerGate, LightRAG):  # type: ignore[misc]  # LightRAG
         """The resolver of ``path`` on ``turn`` with the graph's names, on its role's LLM (or ``llm``)."""
         resolver = self.query_resolver
         role_llm, model = (reference_llm if path == "reference" else resolver_llm)(self, resolver.config)
-        turn = await with_graph_names(turn, getattr(self, "chunk_entity_relation_graph", None),
-                                      timeout=resolver.config.graph_lookup_timeout)
+        turn = await with_graph_names(
+            turn, getattr(self, "chunk_entity_relation_graph", None), timeout=resolver.config.graph_lookup_timeout
+        )
         return await resolver.run(path, turn, llm=llm or role_llm, model=model)
 
     async def aresolve(
@@ -109,9 +111,14 @@ class ResolvingLightRAG(AnswerGate, LightRAG):  # type: ignore[misc]  # LightRAG
     ) -> Resolution:
         """Decide how this turn would be retrieved, without retrieving."""
         turn = self._turn(query, param)
-        return await resolve_turn(self.query_resolver, turn, enabled=self._enabled(resolve),
-                                  caller_keywords=bool(param.ll_keywords or param.hl_keywords), run=self._run,
-                                  refuse=self._too_light(turn))
+        return await resolve_turn(
+            self.query_resolver,
+            turn,
+            enabled=self._enabled(resolve),
+            caller_keywords=bool(param.ll_keywords or param.hl_keywords),
+            run=self._run,
+            refuse=self._too_light(turn),
+        )
 
     def resolve(self, query: str, param: QueryParam = QueryParam(), *, resolve: bool | None = None) -> Resolution:
         """Synchronous ``aresolve``."""
@@ -139,8 +146,13 @@ class ResolvingLightRAG(AnswerGate, LightRAG):  # type: ignore[misc]  # LightRAG
                 span.record(resolution)
                 result = await retrieve_resolved(resolution, param, retrieve, tuning=tuning)
                 return Resolved(resolution=resolution, result=_with_resolution(result, resolution))
-            path = decide_path(resolver, turn, enabled=self._enabled(resolve),
-                               caller_keywords=bool(param.ll_keywords or param.hl_keywords), refuse=self._too_light(turn))
+            path = decide_path(
+                resolver,
+                turn,
+                enabled=self._enabled(resolve),
+                caller_keywords=bool(param.ll_keywords or param.hl_keywords),
+                refuse=self._too_light(turn),
+            )
             if isinstance(path, Resolution):
                 resolution = path
                 decided(resolution)
@@ -148,8 +160,15 @@ class ResolvingLightRAG(AnswerGate, LightRAG):  # type: ignore[misc]  # LightRAG
             elif path == "reference":
                 llm, _ = reference_llm(self, resolver.config)
                 resolution, result = await retrieve_beside_check(
-                    self, turn, param, retrieve, check=lambda checked_llm: self._run("reference", turn, checked_llm),
-                    llm=llm, config=resolver.config, tuning=tuning, decided=decided,
+                    self,
+                    turn,
+                    param,
+                    retrieve,
+                    check=lambda checked_llm: self._run("reference", turn, checked_llm),
+                    llm=llm,
+                    config=resolver.config,
+                    tuning=tuning,
+                    decided=decided,
                 )
             else:
                 resolution = await self._run(path, turn)

@@ -119,8 +119,9 @@ async def retrieve_beside_check(
     return await search_beside_check(
         check=partial(check, llm),
         speculative=speculative,
-        resolved=lambda resolution: retrieve_resolved(resolution, param, retrieve, tuning=tuning,
-                                                      raw_search=raw_search),
+        resolved=lambda resolution: retrieve_resolved(
+            resolution, param, retrieve, tuning=tuning, raw_search=raw_search
+        ),
         on_error=fall_back(untouched(turn, "reference"), "llm_error", decision="error"),
         on_decision=decided,
         extract=extract,

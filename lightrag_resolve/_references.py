@@ -41,11 +41,13 @@ async def check_reference(resolver: Resolver, turn: Turn, llm: LLMFunc, *, model
     tuning = resolver.tuning
     checked, proposed = await _check(resolver, turn, llm, model=model)
     if tuning.restate_references and needs_restatement(checked, proposed=proposed):
-        reply = await resolver.ask("restatement", resolver.restatement_prompt, turn, llm,
-                                   resolver.config.reference_timeout)
+        reply = await resolver.ask(
+            "restatement", resolver.restatement_prompt, turn, llm, resolver.config.reference_timeout
+        )
         if reply.text is not None:
-            checked = restated(checked, turn, resolver.read(resolver.parse_text, reply.text),
-                               max_words=resolver.config.max_query_words)
+            checked = restated(
+                checked, turn, resolver.read(resolver.parse_text, reply.text), max_words=resolver.config.max_query_words
+            )
     if not (tuning.fuse_standalone_question and checked.changed):
         return checked
     # A failed, late or refused question costs the fusion only: the turn retrieves with the resolved text.
@@ -67,10 +69,13 @@ async def _check(resolver: Resolver, turn: Turn, llm: LLMFunc, *, model: str | N
         # Nothing named that the message could point at: no model call is spent.
         return fall_back(untouched(turn, "reference", model=model), "no_candidates", decision="ambiguous"), None
     if len(names) == 1 and not (resolver.tuning.check_sole_candidate or turn.graph_lookup_failed):
-        return _accepted(resolver, turn, untouched(turn, "reference", model=model, candidates=names), names[0]), names[0]
+        return _accepted(resolver, turn, untouched(turn, "reference", model=model, candidates=names), names[0]), names[
+            0
+        ]
     fmt = response_format(llm, reference_schema(turn), wanted=resolver.config.structured_output, json_fallback=False)
-    reply = await resolver.ask("reference", resolver.reference_prompt, turn, llm, resolver.config.reference_timeout,
-                               **fmt)
+    reply = await resolver.ask(
+        "reference", resolver.reference_prompt, turn, llm, resolver.config.reference_timeout, **fmt
+    )
     safe = untouched(turn, "reference", model=model, raw_output=reply.text, candidates=names)
     if reply.text is None:
         return fall_back(safe, reply.failure or "llm_error", decision="error"), None
@@ -87,11 +92,17 @@ async def _check(resolver: Resolver, turn: Turn, llm: LLMFunc, *, model: str | N
 
 def _accepted(resolver: Resolver, turn: Turn, safe: Resolution, proposed: str) -> Resolution:
     """``safe`` led by ``proposed`` when the conversation established it as a candidate, else refused with why."""
-    outcome = accept_reference_name(proposed, history_text=turn.message_texts, message=turn.query,
-                                    company_name=turn.company_name, max_words=resolver.tuning.max_name_words)
+    outcome = accept_reference_name(
+        proposed,
+        history_text=turn.message_texts,
+        message=turn.query,
+        company_name=turn.company_name,
+        max_words=resolver.tuning.max_name_words,
+    )
     if outcome.name is not None and ground_reference_name(outcome.name, turn.candidates) is None:
         outcome = NameOutcome(name=None, rejected_reason="not_a_candidate")
     if outcome.name is None:
-        return fall_back(safe, f"rejected:{outcome.rejected_reason}", decision="resolve",
-                         rejected_reason=outcome.rejected_reason)
+        return fall_back(
+            safe, f"rejected:{outcome.rejected_reason}", decision="resolve", rejected_reason=outcome.rejected_reason
+        )
     return replace(safe, query=name_with_message(turn.query, outcome.name), decision="resolve", entity=outcome.name)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any, Generic, Literal, TypeVar
 
-from ._text import encodable, recorded_output
+from ._clean_text import encodable, recorded_output
 
 __all__ = ["Decision", "FallbackReason", "RejectedReason", "Resolution", "ResolutionPath", "Resolved"]
 
@@ -53,7 +53,7 @@ class Resolution:
     ``hl_keywords`` are both empty (LightRAG extracts its own) or both filled;
     the constructor refuses anything else, so no code path can hand LightRAG
     half a keyword query. ``raw_output`` is recorded encodable (a lone
-    surrogate becomes U+FFFD) and bounded (``_text.MAX_RAW_OUTPUT_CHARS``,
+    surrogate becomes U+FFFD) and bounded (``_clean_text.MAX_RAW_OUTPUT_CHARS``,
     marked as cut), so the record always serialises to UTF-8 JSON.
     """
 

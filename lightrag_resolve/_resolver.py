@@ -20,7 +20,7 @@ from ._gate import should_resolve
 from ._model_call import ModelReply, ModelRole, ask_model, output_limits
 from ._parse import KeywordAnswer, ReferenceAnswer, parse_keyword_answer, parse_reference_answer
 from ._pipeline import resolve_turn, run_resolver
-from ._pointers import leans_on_conversation
+from ._pointing_words import leans_on_conversation
 from ._prompts import Prompt, condense_prompt, keyword_prompt, reference_prompt, restatement_prompt, text_prompt
 from ._resolution import Resolution, ResolutionPath
 from ._routing import GRAPH_MODES, Route, RouteFacts, route
@@ -60,8 +60,13 @@ class Resolver:
     def keyword_prompt(self, turn: Turn) -> Prompt:
         """The prompt that asks for a resolved search text and ``ll_keywords``/``hl_keywords`` (graph modes)."""
         config = self.config
-        return keyword_prompt(turn, max_ll=config.max_ll_keywords, max_hl=config.max_hl_keywords,
-                              max_words=config.max_query_words, pick=turn.picked)
+        return keyword_prompt(
+            turn,
+            max_ll=config.max_ll_keywords,
+            max_hl=config.max_hl_keywords,
+            max_words=config.max_query_words,
+            pick=turn.picked,
+        )
 
     def parse_keywords(self, output: str) -> KeywordAnswer | None:
         """Read both raw keyword lists from the model's text; ``None`` when unreadable."""
@@ -118,7 +123,12 @@ class Resolver:
     # ---- asking and reading, for the resolvers ----------------------------
 
     async def ask(
-        self, role: ModelRole, build: Callable[[Turn], Prompt], turn: Turn, llm: LLMFunc, timeout: float,
+        self,
+        role: ModelRole,
+        build: Callable[[Turn], Prompt],
+        turn: Turn,
+        llm: LLMFunc,
+        timeout: float,
         **kwargs: Any,
     ) -> ModelReply:
         """One model call for ``role`` with the prompt ``build`` makes; a prompt that raises is an ``llm_error``."""
@@ -141,8 +151,16 @@ class Resolver:
 
     def route(self, turn: Turn, *, enabled: bool, caller_keywords: bool = False) -> Route:
         """The branch of contract §3 for this turn, or the untouched result when none runs (``_routing``)."""
-        return route(RouteFacts(turn=turn, enabled=enabled, caller_keywords=caller_keywords, tuning=self.tuning,
-                                gate=self.should_resolve, pointer=self.points_back))
+        return route(
+            RouteFacts(
+                turn=turn,
+                enabled=enabled,
+                caller_keywords=caller_keywords,
+                tuning=self.tuning,
+                gate=self.should_resolve,
+                pointer=self.points_back,
+            )
+        )
 
     async def run(self, path: ResolutionPath, turn: Turn, *, llm: LLMFunc, model: str | None = None) -> Resolution:
         """Run the resolver of ``path`` (``keywords``, ``text`` or ``reference``), timed and traced."""

@@ -74,8 +74,15 @@ def _without_model(resolver: Resolver, turn: Turn, path: ResolutionPath, model: 
         resolver.is_prompted, turn, on_error=True, then="the reply is resolved as prompted"
     ):
         # It names the visitor's own topic (contract §5.7): searched as written.
-        return Resolution(query=turn.query, original_query=turn.query, mode=turn.mode, path=path, model=model,
-                          fallback_reason="unprompted", candidates=turn.candidates.names)
+        return Resolution(
+            query=turn.query,
+            original_query=turn.query,
+            mode=turn.mode,
+            path=path,
+            model=model,
+            fallback_reason="unprompted",
+            candidates=turn.candidates.names,
+        )
     if turn.accepted_offer is not None and not tuning.rewrite_accepted_offers:
         # "Yes please" to "Shall I tell you which clinics use Pivotane?": the offer, carried as the
         # reply's context, is its whole meaning; in graph modes LightRAG extracts keywords from it.
@@ -106,18 +113,25 @@ async def resolve_keywords(resolver: Resolver, turn: Turn, llm: LLMFunc, *, mode
     answer = resolver.read(resolver.parse_keywords, reply.text)
     if not isinstance(answer, KeywordAnswer):
         return fall_back(safe, "unparsable")
-    outcome = enforce_keywords(answer.ll_raw, answer.hl_raw, max_ll=config.max_ll_keywords,
-                               max_hl=config.max_hl_keywords)
+    outcome = enforce_keywords(
+        answer.ll_raw, answer.hl_raw, max_ll=config.max_ll_keywords, max_hl=config.max_hl_keywords
+    )
     if outcome.fallback_reason is not None:
         return fall_back(safe, outcome.fallback_reason)
-    grounded = ground_keywords(outcome.ll_keywords, candidates=turn.candidates, reply=turn.query,
-                               history=turn.message_texts)
+    grounded = ground_keywords(
+        outcome.ll_keywords, candidates=turn.candidates, reply=turn.query, history=turn.message_texts
+    )
     if not grounded.kept:
         return fall_back(safe, "ungrounded", dropped_keywords=grounded.dropped)
     ll_keywords = focus_on_pick(grounded.kept, pick=turn.picked, candidates=turn.candidates)[: config.max_ll_keywords]
     meaning = resolved_meaning(turn, answer.query_raw, ll_keywords, max_words=config.max_query_words) or ""
-    return replace(safe, query=_resolved(safe, meaning), ll_keywords=ll_keywords, hl_keywords=outcome.hl_keywords,
-                   dropped_keywords=grounded.dropped)
+    return replace(
+        safe,
+        query=_resolved(safe, meaning),
+        ll_keywords=ll_keywords,
+        hl_keywords=outcome.hl_keywords,
+        dropped_keywords=grounded.dropped,
+    )
 
 
 async def resolve_text(resolver: Resolver, turn: Turn, llm: LLMFunc, *, model: str | None) -> Resolution:

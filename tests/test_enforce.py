@@ -14,7 +14,7 @@ from lightrag_resolve._enforce import (
     is_scaffold,
     name_with_message,
 )
-from lightrag_resolve._text import clean_single_line, without_possessive
+from lightrag_resolve._clean_text import clean_single_line, without_possessive
 from strategies import company_names, keyword_field, model_output, phrase, scaffold_text
 
 

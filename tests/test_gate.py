@@ -2,7 +2,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from lightrag_resolve import should_resolve
-from lightrag_resolve._text import QUESTION_MARKS, is_question, visible
+from lightrag_resolve._clean_text import QUESTION_MARKS, is_question, visible
 from strategies import FORMAT_CHARS, hostile_text
 
 

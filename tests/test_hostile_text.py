@@ -19,7 +19,7 @@ from lightrag_resolve import Message, Resolution, Resolver, Turn
 from lightrag_resolve._enforce import accept_reference_name, clean_keywords, enforce_keywords, enforce_text_query
 from lightrag_resolve._parse import parse_keyword_answer
 from lightrag_resolve._prompts import Prompt, keyword_prompt, reference_prompt, text_prompt
-from lightrag_resolve._text import (
+from lightrag_resolve._clean_text import (
     MAX_KEYWORD_CHARS,
     MAX_NAME_CHARS,
     MAX_PROMPT_PART_CHARS,

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from lightrag_resolve import Resolution
 from lightrag_resolve._enforce import clean_keywords
 from lightrag_resolve._enforce import LightRAGKeywords, keywords_with_name, reuse_keywords
-from lightrag_resolve._text import normalize_for_compare
+from lightrag_resolve._clean_text import normalize_for_compare
 from strategies import extracted_keywords, keyword_caps, phrase
 
 ASK = "Which retailers already run it?"

@@ -13,7 +13,7 @@ from fakes import ScriptedLLM, keyword_json
 from lightrag_resolve import Message, Resolution, Resolver, ResolverConfig, Turn
 from lightrag_resolve._conversation import recent_messages
 from lightrag_resolve._enforce import append_context, contains_phrase, is_scaffold
-from lightrag_resolve._text import clean_single_line
+from lightrag_resolve._clean_text import clean_single_line
 from strategies import history, model_output, modes, queries
 from tuned import tuned
 

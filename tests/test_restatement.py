@@ -17,7 +17,7 @@ from lightrag_resolve._candidates import collect_candidates
 from lightrag_resolve._enforce import contains_phrase
 from lightrag_resolve._enforce import unestablished_names
 from lightrag_resolve._enforce import LightRAGKeywords, reuse_keywords
-from lightrag_resolve._pointers import named_before_pointing
+from lightrag_resolve._pointing_words import named_before_pointing
 from lightrag_resolve._enforce import needs_restatement, restated, restated_name
 from strategies import model_output
 from tuned import tuned

@@ -14,7 +14,7 @@ from lightrag_resolve._fusion import fuse_chunks
 from lightrag_resolve._enforce import unestablished_names
 from lightrag_resolve._enforce import standalone_question
 from lightrag_resolve._prompts import CONDENSE_SYSTEM_PROMPT, condense_prompt
-from lightrag_resolve._text import MAX_QUERY_CHARS
+from lightrag_resolve._clean_text import MAX_QUERY_CHARS
 from lightrag_resolve.eval._prose import SYSTEM_PROMPT as PROSE_SYSTEM_PROMPT
 from strategies import model_output
 from test_fusion import count_vector_searches, ids, naive_param, plain_chunks, with_product_sheets

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .._text import (
+from .._clean_text import (
     MAX_QUERY_CHARS,
     clean_single_line,
     clip_chars,

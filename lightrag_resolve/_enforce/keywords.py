@@ -16,13 +16,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from .._resolution import Resolution
-from .._text import (
+from .._clean_text import (
     MAX_KEYWORD_CHARS,
     clean_single_line,
     clip_chars,
     normalize_for_compare,
 )
+from .._resolution import Resolution
 
 if TYPE_CHECKING:
     from .._candidates import Candidates
@@ -93,9 +93,7 @@ def enforce_keywords(ll_raw: Any, hl_raw: Any, *, max_ll: int, max_hl: int) -> K
         reason = "incomplete"
     if reason is not None:
         return KeywordOutcome(ll_keywords=(), hl_keywords=(), fallback_reason=reason)
-    return KeywordOutcome(
-        ll_keywords=tuple(ll[:max_ll]), hl_keywords=tuple(hl[:max_hl]), fallback_reason=None
-    )
+    return KeywordOutcome(ll_keywords=tuple(ll[:max_ll]), hl_keywords=tuple(hl[:max_hl]), fallback_reason=None)
 
 
 @dataclass(frozen=True, kw_only=True)

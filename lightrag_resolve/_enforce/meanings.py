@@ -16,17 +16,17 @@ import re
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from .._resolution import Resolution
-from .._text import (
+from .._clean_text import (
     MAX_QUERY_CHARS,
     clip_chars,
 )
+from .._resolution import Resolution
 
 if TYPE_CHECKING:
     from .._candidates import Candidates
     from .._conversation import Turn
 from .._parse import parse_reference_answer
-from .._pointers import named_before_pointing
+from .._pointing_words import named_before_pointing
 from .answers import answer_line, append_meaning, contains_phrase, enforce_text_query, is_none_answer, is_scaffold
 from .names import name_with_message, unestablished_in
 

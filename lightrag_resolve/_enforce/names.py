@@ -14,17 +14,17 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .._resolution import RejectedReason
-from .._text import (
+from .._clean_text import (
     MAX_NAME_CHARS,
     clean_single_line,
     without_possessive,
 )
+from .._resolution import RejectedReason
 
 if TYPE_CHECKING:
     from .._candidates import Candidates
     from .._conversation import Turn
-from .._pointers import is_function_word
+from .._pointing_words import is_function_word
 from .answers import QUOTES, contains_phrase, first_line
 
 __all__ = [

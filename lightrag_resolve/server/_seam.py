@@ -45,11 +45,11 @@ from typing import Any
 
 from lightrag.query_validation import RAGQueryTooShortError, validate_query_not_empty
 
+from .._clean_text import encodable
 from .._config import ResolverConfig
 from .._lightrag import ResolvingLightRAG
 from .._lightrag_seam import SERVER, SeamError, chat_token_counter, set_chat_token_counter
 from .._lightrag_seam import check as check_internals
-from .._text import encodable
 from ..sample import insert_sample
 from ._deferral import defers_to_core
 from ._served import ServedModels, use_models

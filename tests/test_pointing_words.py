@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from fakes import ScriptedLLM, keyword_json
 from lightrag import QueryParam
 from lightrag_resolve import Message, Resolver, ResolverTuning, Turn
-from lightrag_resolve._pointers import leans_on_conversation, points_back, unnamed_definite
+from lightrag_resolve._pointing_words import leans_on_conversation, points_back, unnamed_definite
 from tuned import tuned
 
 HISTORY = [

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import re
 
-from ._text import visible, word_form
+from ._clean_text import visible, word_form
 
 __all__ = ["is_function_word", "leans_on_conversation", "named_before_pointing", "points_back", "unnamed_definite"]
 

@@ -29,7 +29,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from ._text import answered_sentence, clean_single_line, is_question, split_sentences, visible, word_form
+from ._clean_text import answered_sentence, clean_single_line, is_question, split_sentences, visible, word_form
 
 __all__ = [
     "MAX_CONTEXT_CHARS",

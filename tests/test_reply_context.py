@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from fakes import ScriptedLLM, keyword_json
 from lightrag_resolve import Message, Resolver, ResolverTuning, Turn
 from lightrag_resolve._candidates import Candidates
-from lightrag_resolve._context import (
+from lightrag_resolve._reply_context import (
     MAX_CONTEXT_CHARS,
     accepted_offer,
     asks_something,
@@ -20,7 +20,7 @@ from lightrag_resolve._context import (
     reply_context,
 )
 from lightrag_resolve._enforce import without_other_options
-from lightrag_resolve._text import answered_sentence, clean_single_line, split_sentences
+from lightrag_resolve._clean_text import answered_sentence, clean_single_line, split_sentences
 from tuned import tuned
 
 QUESTION = "We run Kadoro for shops and Pivotane for clinics. Which one should I describe?"
@@ -275,7 +275,9 @@ def test_an_accepted_offer_is_the_meaning_with_no_model_call_in_every_mode():
         assert resolution.ll_keywords == () and resolution.hl_keywords == () and resolution.changed
     # With the switch on the model resolves the reply, with the same context after its meaning.
     llm = ScriptedLLM(replies={"text": "Pivotane clinics"})
-    asked = asyncio.run(tuned(company_name="Helix", rewrite_accepted_offers=True).resolve(_turn("Yes please", OFFER), llm=llm))
+    asked = asyncio.run(
+        tuned(company_name="Helix", rewrite_accepted_offers=True).resolve(_turn("Yes please", OFFER), llm=llm)
+    )
     assert llm.roles() == ["text"] and asked.query.startswith("Yes please — Pivotane clinics")
     assert asked.context == "Shall I tell you which clinics already use Pivotane? What do you sell?"
 
