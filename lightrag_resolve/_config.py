@@ -164,10 +164,10 @@ def configuration_table() -> str:
 
 
 def environment_table() -> str:
-    """The Markdown table of the ``RESOLVER_*`` variables of ``serve``: variable, field and default."""
+    """The Markdown table of the ``RESOLVER_*`` variables of ``serve``: variable, field, default and effect."""
     rows = [
-        f"| `{_variable(spec)}` | `{spec.name}` | {_shown(spec)} |"
+        f"| `{_variable(spec)}` | `{spec.name}` | {_shown(spec)} | {spec.metadata['doc']} |"
         for spec in fields(ResolverConfig)
         if spec.metadata.get("env")
     ]
-    return "\n".join(["| variable | field | default |", "|---|---|---|", *rows])
+    return "\n".join(["| variable | field | default | effect |", "|---|---|---|---|", *rows])

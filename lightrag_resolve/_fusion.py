@@ -2,12 +2,12 @@
 
 A reference check that appends a name (or a restatement) to the visitor's
 message can still lead LightRAG's vector chunk search away from what the
-words alone found. With ``ResolverConfig.fuse_raw_search`` that search runs
+words alone found. With ``ResolverTuning.fuse_raw_search`` that search runs
 on both texts and the two chunk lists are merged by reciprocal-rank fusion
 (``fuse_chunks``), so a chunk both searches rank high leads and a chunk only
 the visitor's words found keeps a place. Only the vector chunk search is
 fused (``naive``, and the chunk side of ``mix``); short replies never are,
-because their words are noise that fusion would drag back in (FINDINGS §3).
+because their words are noise that fusion would drag back in (docs/findings.md#fusion-with-the-visitors-words).
 
 The search on the visitor's words is usually already done: the speculative
 search of contract §7 ran it while the check decided. ``SecondSearch`` records
