@@ -12,9 +12,9 @@ installs them.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from dataclasses import InitVar, dataclass
-from typing import Any, TypeVar, cast
+from typing import Any, Concatenate, ParamSpec, TypeVar, cast
 
 from lightrag import LightRAG, QueryParam
 from lightrag.query_validation import meets_min_rag_query_weight
@@ -33,6 +33,50 @@ from ._role_llms import reference_llm, resolver_llm
 __all__ = ["ResolvingLightRAG"]
 
 T = TypeVar("T")
+
+
+P = ParamSpec("P")
+R = TypeVar("R")
+S = TypeVar("S", bound=LightRAG)
+
+
+def _sync_twin(
+    name: str, method: Callable[Concatenate[S, P], Coroutine[Any, Any, R]]
+) -> Callable[Concatenate[S, P], R]:
+    """The synchronous twin of an async entry point, driven as LightRAG's own sync wrappers drive theirs.
+
+    It calls the instance's method by name, so a subclass that overrides the
+    async entry point changes its twin too. A stream comes back as LightRAG's
+    own sync ``query`` gives it.
+    """
+
+    def twin(self: S, /, *args: P.args, **kwargs: P.kwargs) -> R:
+        entry_point = getattr(self, method.__name__)
+        return cast(R, run_sync(self, lambda: entry_point(*args, **kwargs), name=name))
+
+    twin.__name__ = twin.__qualname__ = name
+    twin.__module__ = method.__module__
+    twin.__wrapped__ = method  # type: ignore[attr-defined]  # inspect.signature shows the async signature
+    twin.__doc__ = f"Synchronous ``{method.__name__}``."
+    return twin
+
+
+def _result_of(
+    name: str, method: Callable[Concatenate[S, P], Coroutine[Any, Any, Resolved[R]]]
+) -> Callable[Concatenate[S, P], Coroutine[Any, Any, R]]:
+    """LightRAG's entry point ``name``: ``method`` (``aretrieve``, ``aanswer``) with LightRAG's result alone."""
+
+    async def entry_point(self: S, /, *args: P.args, **kwargs: P.kwargs) -> R:
+        resolved: Resolved[R] = await getattr(self, method.__name__)(*args, **kwargs)
+        return resolved.result
+
+    entry_point.__name__ = entry_point.__qualname__ = name
+    entry_point.__module__ = method.__module__
+    entry_point.__wrapped__ = method  # type: ignore[attr-defined]  # inspect.signature shows the full signature
+    entry_point.__doc__ = (
+        f"``LightRAG.{name}`` on the resolved turn: ``{method.__name__}``'s result without the ``Resolution``."
+    )
+    return entry_point
 
 
 def _with_resolution(result: Any, resolution: Resolution) -> Any:
@@ -120,9 +164,7 @@ class ResolvingLightRAG(AnswerGate, LightRAG):  # type: ignore[misc]  # LightRAG
             refuse=self._too_light(turn),
         )
 
-    def resolve(self, query: str, param: QueryParam = QueryParam(), *, resolve: bool | None = None) -> Resolution:
-        """Synchronous ``aresolve``."""
-        return self._sync("resolve", lambda: self.aresolve(query, param, resolve=resolve))
+    resolve = _sync_twin("resolve", aresolve)
 
     # ---- retrieval -----------------------------------------------------------
 
@@ -214,48 +256,12 @@ class ResolvingLightRAG(AnswerGate, LightRAG):  # type: ignore[misc]  # LightRAG
 
         return await self._retrieve(query, param, resolve, retrieve, resolution)
 
-    def retrieve(
-        self,
-        query: str,
-        param: QueryParam = QueryParam(),
-        *,
-        resolve: bool | None = None,
-        resolution: Resolution | None = None,
-    ) -> Resolved[dict[str, Any]]:
-        """Synchronous ``aretrieve``."""
-        return self._sync("retrieve", lambda: self.aretrieve(query, param, resolve=resolve, resolution=resolution))
-
-    def answer(
-        self,
-        query: str,
-        param: QueryParam = QueryParam(),
-        system_prompt: str | None = None,
-        *,
-        resolve: bool | None = None,
-        resolution: Resolution | None = None,
-    ) -> Resolved[dict[str, Any]]:
-        """Synchronous ``aanswer``."""
-        return self._sync(
-            "answer", lambda: self.aanswer(query, param, system_prompt, resolve=resolve, resolution=resolution)
-        )
+    retrieve = _sync_twin("retrieve", aretrieve)
+    answer = _sync_twin("answer", aanswer)
 
     # ---- LightRAG's query entry points ----------------------------------------
 
-    async def aquery_llm(
-        self,
-        query: str,
-        param: QueryParam = QueryParam(),
-        system_prompt: str | None = None,
-        progress_callback: Any = None,
-        *,
-        resolve: bool | None = None,
-        resolution: Resolution | None = None,
-    ) -> dict[str, Any]:
-        """``LightRAG.aquery_llm`` on the resolved turn."""
-        answered = await self.aanswer(
-            query, param, system_prompt, progress_callback, resolve=resolve, resolution=resolution
-        )
-        return answered.result
+    aquery_llm = _result_of("aquery_llm", aanswer)
 
     async def aquery(
         self,
@@ -273,59 +279,11 @@ class ResolvingLightRAG(AnswerGate, LightRAG):  # type: ignore[misc]  # LightRAG
             return cast(AsyncIterator[str], llm_response.get("response_iterator"))
         return cast(str, llm_response.get("content", ""))
 
-    async def aquery_data(
-        self,
-        query: str,
-        param: QueryParam = QueryParam(),
-        *,
-        resolve: bool | None = None,
-        resolution: Resolution | None = None,
-    ) -> dict[str, Any]:
-        """``LightRAG.aquery_data`` on the resolved turn: retrieval only, no answer."""
-        return (await self.aretrieve(query, param, resolve=resolve, resolution=resolution)).result
+    aquery_data = _result_of("aquery_data", aretrieve)
 
-    def _sync(self, name: str, factory: Callable[[], Coroutine[Any, Any, T]]) -> T:
-        return run_sync(self, factory, name=name)
-
-    def query(
-        self,
-        query: str,
-        param: QueryParam = QueryParam(),
-        system_prompt: str | None = None,
-        *,
-        resolve: bool | None = None,
-        resolution: Resolution | None = None,
-    ) -> str | Iterator[str]:
-        """Synchronous ``aquery``."""
-        answer = self._sync(
-            "query", lambda: self.aquery(query, param, system_prompt, resolve=resolve, resolution=resolution)
-        )
-        return cast("str | Iterator[str]", answer)  # a stream comes back as LightRAG's own sync query gives it
-
-    def query_llm(
-        self,
-        query: str,
-        param: QueryParam = QueryParam(),
-        system_prompt: str | None = None,
-        *,
-        resolve: bool | None = None,
-        resolution: Resolution | None = None,
-    ) -> dict[str, Any]:
-        """Synchronous ``aquery_llm``."""
-        return self._sync(
-            "query_llm", lambda: self.aquery_llm(query, param, system_prompt, resolve=resolve, resolution=resolution)
-        )
-
-    def query_data(
-        self,
-        query: str,
-        param: QueryParam = QueryParam(),
-        *,
-        resolve: bool | None = None,
-        resolution: Resolution | None = None,
-    ) -> dict[str, Any]:
-        """Synchronous ``aquery_data``."""
-        return self._sync("query_data", lambda: self.aquery_data(query, param, resolve=resolve, resolution=resolution))
+    query = _sync_twin("query", aquery)
+    query_llm = _sync_twin("query_llm", aquery_llm)
+    query_data = _sync_twin("query_data", aquery_data)
 
 
 def _check_given(resolution: Resolution, query: str, param: QueryParam, resolve: bool | None) -> None:
