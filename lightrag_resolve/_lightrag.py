@@ -79,6 +79,25 @@ def _result_of(
     return entry_point
 
 
+def _answer_of(
+    name: str, method: Callable[Concatenate[S, P], Coroutine[Any, Any, Resolved[dict[str, Any]]]]
+) -> Callable[Concatenate[S, P], Coroutine[Any, Any, str | AsyncIterator[str]]]:
+    """LightRAG's ``aquery``: ``method`` (``aanswer``) reduced to the answer text, or its stream."""
+
+    async def entry_point(self: S, /, *args: P.args, **kwargs: P.kwargs) -> str | AsyncIterator[str]:
+        answered: Resolved[dict[str, Any]] = await getattr(self, method.__name__)(*args, **kwargs)
+        llm_response = answered.result.get("llm_response", {})
+        if llm_response.get("is_streaming"):
+            return cast(AsyncIterator[str], llm_response.get("response_iterator"))
+        return cast(str, llm_response.get("content", ""))
+
+    entry_point.__name__ = entry_point.__qualname__ = name
+    entry_point.__module__ = method.__module__
+    entry_point.__wrapped__ = method  # type: ignore[attr-defined]  # inspect.signature shows the full signature
+    entry_point.__doc__ = f"``LightRAG.{name}`` on the resolved turn: the answer text, or its stream."
+    return entry_point
+
+
 def _with_resolution(result: Any, resolution: Resolution) -> Any:
     """Add the resolution to a LightRAG result dict under ``metadata``; others pass as is."""
     if isinstance(result, dict):
@@ -263,21 +282,7 @@ class ResolvingLightRAG(AnswerGate, LightRAG):  # type: ignore[misc]  # LightRAG
 
     aquery_llm = _result_of("aquery_llm", aanswer)
 
-    async def aquery(
-        self,
-        query: str,
-        param: QueryParam = QueryParam(),
-        system_prompt: str | None = None,
-        *,
-        resolve: bool | None = None,
-        resolution: Resolution | None = None,
-    ) -> str | AsyncIterator[str]:
-        """``LightRAG.aquery`` on the resolved turn: the answer text or stream."""
-        result = await self.aquery_llm(query, param, system_prompt, resolve=resolve, resolution=resolution)
-        llm_response = result.get("llm_response", {})
-        if llm_response.get("is_streaming"):
-            return cast(AsyncIterator[str], llm_response.get("response_iterator"))
-        return cast(str, llm_response.get("content", ""))
+    aquery = _answer_of("aquery", aanswer)
 
     aquery_data = _result_of("aquery_data", aretrieve)
 

@@ -9,8 +9,9 @@ the visitor's words with the resolver off.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Callable, Protocol
+from typing import Callable, ClassVar, Protocol
 
 from lightrag_resolve import LLMFunc
 
@@ -52,25 +53,21 @@ class RawArm:
     """The visitor's words, resolver off: what LightRAG does on its own."""
 
     name: str = "raw"
+    resolves: ClassVar[bool] = False
 
     def applies_to(self, item: Item) -> bool:
         return True
 
     async def plan(self, item: Item, llm: LLMFunc) -> SearchPlan:
-        return SearchPlan(text=item.query, resolve=False, outcome="raw")
+        return SearchPlan(text=item.query, resolve=self.resolves, outcome="library" if self.resolves else "raw")
 
 
 @dataclass(frozen=True)
-class ResolveArm:
+class ResolveArm(RawArm):
     """The visitor's words, resolved by this library inside ``aretrieve``."""
 
     name: str = "resolve"
-
-    def applies_to(self, item: Item) -> bool:
-        return True
-
-    async def plan(self, item: Item, llm: LLMFunc) -> SearchPlan:
-        return SearchPlan(text=item.query, resolve=True, outcome="library")
+    resolves: ClassVar[bool] = True
 
 
 @dataclass(frozen=True)
@@ -88,27 +85,31 @@ class OracleArm:
         return SearchPlan(text=item.rewrite, resolve=False, outcome="reference_rewrite")
 
 
+class Rewritten(Protocol):
+    """What a rewriting baseline returns: the text to search with, why, and the model's raw answer."""
+
+    @property
+    def text(self) -> str: ...
+
+    @property
+    def outcome(self) -> str: ...
+
+    @property
+    def raw_output(self) -> str | None: ...
+
+
+class Rewriter(Protocol):
+    """A rewriting baseline (``CondenseRewriter``, ``AnythingLLMRewriter``)."""
+
+    async def rewrite(self, query: str, history: Sequence[Mapping[str, str]], llm: LLMFunc) -> Rewritten: ...
+
+
 @dataclass(frozen=True)
 class ProseArm:
     """Every follow-up condensed into a standalone question (see ``_prose``)."""
 
-    rewriter: CondenseRewriter = field(default_factory=CondenseRewriter)
+    rewriter: Rewriter = field(default_factory=CondenseRewriter)
     name: str = "prose"
-
-    def applies_to(self, item: Item) -> bool:
-        return True
-
-    async def plan(self, item: Item, llm: LLMFunc) -> SearchPlan:
-        condensed = await self.rewriter.rewrite(item.query, item.history, llm)
-        return SearchPlan(text=condensed.text, resolve=False, outcome=condensed.outcome, raw_output=condensed.raw_output)
-
-
-@dataclass(frozen=True)
-class AnythingLLMArm:
-    """AnythingLLM PR #5171's rewriter (see ``_anythingllm``)."""
-
-    rewriter: AnythingLLMRewriter = field(default_factory=AnythingLLMRewriter)
-    name: str = "anythingllm"
 
     def applies_to(self, item: Item) -> bool:
         return True
@@ -116,6 +117,14 @@ class AnythingLLMArm:
     async def plan(self, item: Item, llm: LLMFunc) -> SearchPlan:
         rewrite = await self.rewriter.rewrite(item.query, item.history, llm)
         return SearchPlan(text=rewrite.text, resolve=False, outcome=rewrite.outcome, raw_output=rewrite.raw_output)
+
+
+@dataclass(frozen=True)
+class AnythingLLMArm(ProseArm):
+    """AnythingLLM PR #5171's rewriter (see ``_anythingllm``)."""
+
+    rewriter: Rewriter = field(default_factory=AnythingLLMRewriter)
+    name: str = "anythingllm"
 
 
 _FACTORIES: dict[str, Callable[[], Arm]] = {

@@ -57,9 +57,12 @@ class Dataset:
     name: str
     items: tuple[Item, ...]
     items_path: Path
+    """Where the items were read from: the report names it."""
     kb: KnowledgeBase
     default_mode: str
+    """The mode of an item that names none: ``mix`` for a graph, ``naive`` for passages."""
     fingerprint: str
+    """Items and knowledge base together: a results file of other data is never resumed."""
 
     def mode_of(self, item: Item) -> str:
         """The LightRAG mode to retrieve ``item`` in: its own, else the dataset's default."""

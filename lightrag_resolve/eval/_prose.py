@@ -55,14 +55,6 @@ class CondenseRewriter:
 
     history_messages: int | None = None
 
-    def user_prompt(self, query: str, history: Sequence[Mapping[str, str]]) -> str:
-        """The conversation, then the follow-up, then the cue for the answer."""
-        shown = list(history) if self.history_messages is None else list(history)[-self.history_messages :]
-        lines = "\n".join(
-            f"{'User' if message['role'] == 'user' else 'Assistant'}: {message['content']}" for message in shown
-        )
-        return f"Conversation:\n{lines}\n\nFollow-up message: {query}\n\nStandalone question:"
-
     async def rewrite(
         self, query: str, history: Sequence[Mapping[str, str]], llm: LLMFunc
     ) -> Condensed:
@@ -80,3 +72,11 @@ class CondenseRewriter:
         if question == query.strip():
             return Condensed(text=query, outcome="same", raw_output=raw)
         return Condensed(text=question, outcome="rewritten", raw_output=raw)
+
+    def user_prompt(self, query: str, history: Sequence[Mapping[str, str]]) -> str:
+        """The conversation, then the follow-up, then the cue for the answer."""
+        shown = list(history) if self.history_messages is None else list(history)[-self.history_messages :]
+        lines = "\n".join(
+            f"{'User' if message['role'] == 'user' else 'Assistant'}: {message['content']}" for message in shown
+        )
+        return f"Conversation:\n{lines}\n\nFollow-up message: {query}\n\nStandalone question:"

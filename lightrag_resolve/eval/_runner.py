@@ -88,13 +88,17 @@ class EvalOutcome:
     """Where the report went and what it says."""
 
     summary: Summary
+    """Per arm and turn class: hit rate, paired wins and losses against ``raw``, intervals."""
     records: tuple[Record, ...]
     report_path: Path
+    """``report.md``, the tables; ``results_path`` holds every record, ``chart_path`` the chart."""
+    missing: int = 0
+    """Turns not run (only with ``report_only``): the report is partial."""
     results_path: Path
     chart_path: Path
     ran: int
+    """Turns run now; ``skipped``: turns whose records were already there."""
     skipped: int
-    missing: int = 0  # turns not run (only with report_only): the report is partial
 
 
 def resolver_settings(resolver: ResolverConfig | None, tuning: ResolverTuning | None = None) -> dict[str, Any]:
