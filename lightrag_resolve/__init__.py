@@ -5,6 +5,15 @@ messages ("Santé", "Yes, B1", "Which retailers already run it?") before
 LightRAG retrieves, following the contract in docs/contract.md: keywords for short
 replies in graph modes, a short query in ``naive`` mode, and a reference check
 beside a speculative search for longer follow-ups.
+
+The map (docs/architecture.md has the whole of it):
+
+- where a query enters: ``_lightrag`` (``ResolvingLightRAG``'s entry points);
+- where the path is decided: ``_pipeline.decide_path`` over ``_routing.ROUTE_RULES``;
+- the one place a model is awaited: ``_model_call.ask_model``;
+- where the invariants are enforced: ``_enforce`` (pure functions);
+- where the fallback is decided: ``_fallback`` (``untouched``, ``fall_back``);
+- the one module touching LightRAG internals: ``_lightrag_seam``.
 """
 
 from ._config import LLMFunc, ResolverConfig

@@ -42,3 +42,13 @@ def test_no_page_points_outside_the_repository():
             resolved = (page.parent / target).resolve()
             assert resolved.is_relative_to(ROOT), (page, target)
             assert resolved.exists(), (page, target)
+
+
+def test_the_architecture_map_names_modules_that_exist():
+    package = ROOT / "lightrag_resolve"
+    for doc in (ROOT / "docs" / "architecture.md", package / "__init__.py"):
+        named = set(re.findall(r"`{1,2}(_[a-z_]+)(?:\.py|/)?[`.]", doc.read_text(encoding="utf-8")))
+        modules = {name for name in named if not name.startswith("__") and name != "_build_global_config"}
+        assert modules, doc
+        missing = {name for name in modules if not (package / f"{name}.py").exists() and not (package / name).is_dir()}
+        assert not missing, f"{doc.name} names modules that do not exist: {sorted(missing)}"
