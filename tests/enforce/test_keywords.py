@@ -8,7 +8,7 @@ from dataclasses import replace
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conversations import OFFER, OPTIONS, RESTATED, SHOPS_ASK
+from conversations import OFFER, OPTIONS, RESTATED
 from fakes import ScriptedLLM, keyword_json
 from lightrag_resolve import Resolution, Resolver, Turn
 from lightrag_resolve._clean_text import normalize_for_compare
@@ -177,12 +177,11 @@ def test_reused_keywords_start_with_the_name_are_unique_capped_and_both_or_neith
 
 def test_a_restated_reference_reuses_lightrags_keywords_led_by_the_names_it_holds():
     extracted = LightRAGKeywords(hl_keywords=("retail adoption",), ll_keywords=("shops", "Lyon"))
-    resolution = Resolution(
-        query=f"{SHOPS_ASK} — {RESTATED}",
-        original_query=SHOPS_ASK,
-        mode="naive",
-        path="reference",
+    resolution = replace(  # an ambiguous check, restated
+        RESOLVED,
+        query=f"{ASK} — {RESTATED}",
         decision="ambiguous",
+        entity=None,
         candidates=("Pulse POS", "Orbit CRM", "Stripe"),
         restatement=RESTATED,
     )
