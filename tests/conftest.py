@@ -15,6 +15,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from fakes import ScriptedLLM, hashed_trigram_embedding, offline_tokenizer  # noqa: E402
 from kb import custom_kg  # noqa: E402
 from rag_support import stop_queue_workers  # noqa: E402
+from traced_spans import Traced  # noqa: E402
 
 settings.register_profile(
     "default", max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
@@ -28,6 +29,12 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 @pytest.fixture
 def llm() -> ScriptedLLM:
     return ScriptedLLM()
+
+
+@pytest.fixture
+def traced() -> Traced:
+    """A tracer provider of the test's own, exporting to memory (``traced_spans.Traced``)."""
+    return Traced.in_memory()
 
 
 @pytest.fixture

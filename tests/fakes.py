@@ -112,6 +112,20 @@ class ScriptedLLM:
         return [call.role for call in self.calls]
 
 
+@dataclass
+class FakeOverride:
+    """A fake yes/no override point (a gate, ``points_back``): gives ``answer``, or raises it; records what it was asked."""
+
+    answer: Any
+    asked: list[Any] = field(default_factory=list)
+
+    def __call__(self, subject: Any) -> Any:
+        self.asked.append(subject)
+        if isinstance(self.answer, BaseException):
+            raise self.answer
+        return self.answer
+
+
 _DEFAULTS: dict[str, Any] = {
     "keywords": "NONE",
     "text": "NONE",

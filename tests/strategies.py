@@ -6,6 +6,10 @@ import json
 
 from hypothesis import strategies as st
 
+from fakes import FakeOverride
+from lightrag_resolve import Message, Resolution, ResolverTuning, Turn
+from lightrag_resolve._routing import RouteFacts
+
 words = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), min_size=0, max_size=12)
 """Up to 12 characters of any kind but surrogates."""
 plain_word = st.from_regex(r"[A-Za-zÀ-ÿ][A-Za-zÀ-ÿ0-9'-]{0,10}", fullmatch=True)
@@ -180,3 +184,51 @@ def hostile_turns(draw) -> tuple[str, list[str], str, str]:
     )
     mode = draw(st.sampled_from(["local", "mix", "naive", "global"]))
     return query, history, reply, mode
+
+
+# ---- routing and fallbacks ---------------------------------------------------------
+
+chat_history = st.lists(st.builds(Message, role=roles, content=phrase), max_size=3).map(tuple)
+"""A turn's history window: up to three ``Message`` objects, empty for a first turn."""
+any_mode = st.one_of(modes, st.sampled_from(["vector", "", "MIX", "naïve"]))
+"""A mode LightRAG knows, or one it does not."""
+chat_turns = st.builds(Turn, query=queries, history=chat_history, mode=any_mode)
+"""A ``Turn`` in any mode, first or not."""
+override_answer = st.one_of(st.booleans(), st.just(RuntimeError("tenant rule failed")))
+"""What an override point may do: answer yes or no, or raise."""
+
+
+@st.composite
+def route_facts(draw) -> RouteFacts:
+    """The facts of any turn: any switches, any tuning of the routing, gates and pointers that answer or raise."""
+    return RouteFacts(
+        turn=draw(chat_turns),
+        enabled=draw(st.booleans()),
+        caller_keywords=draw(st.booleans()),
+        tuning=ResolverTuning(reference_in_naive=draw(st.booleans()), check_every_follow_up=draw(st.booleans())),
+        gate=FakeOverride(draw(override_answer)),
+        pointer=FakeOverride(draw(override_answer)),
+    )
+
+
+fallback_reasons = st.one_of(
+    st.sampled_from(["disabled", "first_turn", "gate_declined", "llm_error", "timeout", "keep", "stands_alone"]),
+    st.builds(lambda reason: f"rejected:{reason}", st.sampled_from(["company", "not_in_history", "too_long"])),
+)
+"""A reason a path falls back (contract §6)."""
+
+
+@st.composite
+def safe_resolutions(draw) -> Resolution:
+    """A safe resolution a path may build: the visitor's words, or a short reply's text that keeps the question."""
+    query = draw(queries)
+    kept = draw(st.one_of(st.just(query), phrase.map(lambda question: f"{query} — {question}")))
+    return Resolution(
+        query=kept,
+        original_query=query,
+        mode=draw(modes),
+        path=draw(st.sampled_from(["keywords", "text", "reference"])),
+        context=None if kept == query else kept.removeprefix(f"{query} — "),
+        model=draw(st.one_of(st.none(), plain_word)),
+        candidates=draw(st.lists(phrase, max_size=3)),
+    )

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from fakes import ScriptedLLM, keyword_json
 from lightrag import QueryParam
 from lightrag_resolve import Message, Resolver, ResolverTuning, Turn
-from lightrag_resolve._pointing_words import leans_on_conversation, points_back, unnamed_definite
+from lightrag_resolve._pointing_words import leans_on_conversation, named_before_pointing, points_back, unnamed_definite
 from tuned import tuned
 
 HISTORY = [
@@ -260,3 +260,29 @@ async def test_a_follow_up_that_stands_alone_is_plain_lightrag(make_rag):
     assert llm.roles() == ["lightrag_keywords"]  # LightRAG's own extraction only: no check, no second extraction
     assert result["metadata"]["resolution"]["fallback_reason"] == "stands_alone"
     assert result["metadata"]["keywords"]["low_level"] == ["privacy"]
+
+
+# ---- a name ahead of the pronoun (contract §5.9) ----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("message", "name", "expected"),
+    [
+        ("How does Pulse POS work and why should I use it?", "Pulse POS", True),
+        ("Pulse POS\u2019s console: is it free?", "Pulse POS", True),
+        ("how many seasons does friends have? When did it start?", "Friends", True),
+        ("So does that mean I should stick to the Lite plan?", "Lite plan", False),  # "that" points first
+        ("Which customers have already connected it to their ERP?", "ERP", False),
+        ("What about Pulse POS, is it cheaper?", "Pulse POS", False),  # the opening points before the name
+        ("Does Pulse POS sync?", "Pulse POS", False),  # nothing points back after it
+        ("Quelles enseignes l'ont installé avec Pulse POS ?", "Pulse POS", False),
+        ("How does Pulse work and why use it?", "Pulse POS", False),  # the whole name, not a part of it
+    ],
+)
+def test_named_before_pointing_finds_the_name_ahead_of_the_pronoun(message, name, expected):
+    assert named_before_pointing(message, name) is expected
+
+
+@given(st.text(max_size=120), st.text(max_size=40))
+def test_named_before_pointing_is_total(message, name):
+    assert isinstance(named_before_pointing(message, name), bool)

@@ -1,4 +1,7 @@
-"""contract §5.10: a resolved reference's chunk search, fused with one standalone question's."""
+"""contract §5.10: a resolved reference's chunk search, fused with one standalone question's.
+
+The checks on the question itself are in tests/enforce/test_meanings.py.
+"""
 
 from __future__ import annotations
 
@@ -6,27 +9,20 @@ import asyncio
 import copy
 
 import pytest
-from hypothesis import given
 
+from conversations import SHOPS
 from fakes import ScriptedLLM
 from lightrag_resolve import Message, Resolution, Resolver, ResolverConfig, Turn
 from lightrag_resolve._fusion import fuse_chunks
-from lightrag_resolve._enforce import unestablished_names
 from lightrag_resolve._enforce import standalone_question
 from lightrag_resolve._prompts import CONDENSE_SYSTEM_PROMPT, condense_prompt
-from lightrag_resolve._clean_text import MAX_QUERY_CHARS
 from lightrag_resolve.eval._prose import SYSTEM_PROMPT as PROSE_SYSTEM_PROMPT
-from strategies import model_output
 from test_fusion import count_vector_searches, ids, naive_param, plain_chunks, with_product_sheets
 from test_reference_integration import ASK, HISTORY
 from tuned import tuned
 
 TURN = Turn(query=ASK, history=tuple(Message(**message) for message in HISTORY), mode="naive", company_name="Helix")
-SHOPS = (  # two candidates: the check asks the model
-    Message(role="user", content="What do you sell to shops?"),
-    Message(role="assistant", content="For shops Helix sells Pulse POS and Orbit CRM, often together."),
-)
-TWO = Turn(query=ASK, history=SHOPS, mode="naive", company_name="Helix")
+TWO = Turn(query=ASK, history=SHOPS, mode="naive", company_name="Helix")  # two candidates: the check asks the model
 QUESTION = "Which retailers already run the Pulse POS loyalty terminal?"
 ON = tuned(company_name="Helix", fuse_standalone_question=True)
 
@@ -35,7 +31,7 @@ def run(coro):
     return asyncio.run(coro)
 
 
-# ---- the prompt and the checks on its answer -------------------------------------------
+# ---- the prompt ---------------------------------------------------------------------------
 
 
 def test_the_library_sends_the_condense_instruction_the_prose_baseline_measures():
@@ -44,48 +40,6 @@ def test_the_library_sends_the_condense_instruction_the_prose_baseline_measures(
     assert prompt.system == CONDENSE_SYSTEM_PROMPT
     assert "Pulse POS is the Helix loyalty terminal" in prompt.user and prompt.user.endswith("Standalone question:")
     assert f"Follow-up message: {ASK}" in prompt.user
-
-
-@pytest.mark.parametrize(
-    ("output", "expected"),
-    [
-        (QUESTION, QUESTION),
-        (f"Standalone question: «{QUESTION}»\nSome explanation.", QUESTION),
-        (f"\n\n  {QUESTION}  ", QUESTION),
-        ("Which Helix retailers run Pulse POS?", "Which Helix retailers run Pulse POS?"),  # the company is established
-    ],
-)
-def test_a_question_made_of_the_conversations_names_is_kept_on_one_line(output, expected):
-    assert standalone_question(TURN, output) == expected
-
-
-@pytest.mark.parametrize(
-    "output",
-    [
-        None,
-        "",
-        "NONE",
-        "RESOLVE: Pulse POS",  # the check's own format: the model answered the wrong question
-        "KEEP",
-        ASK,  # the visitor's message again adds nothing
-        f"  {ASK.upper()} ",
-        "Which retailers in Berlin run the Pulse POS terminal?",  # Berlin: a name the conversation did not establish
-        "Follow-up message:",  # the prompt's scaffold
-    ],
-)
-def test_a_question_that_adds_nothing_or_brings_a_new_name_is_refused(output):
-    assert standalone_question(TURN, output) is None
-
-
-@given(model_output)
-def test_any_answer_gives_one_short_established_line_or_nothing(output):
-    question = standalone_question(TURN, output)
-    if question is None:
-        return
-    assert question == question.strip() and "\n" not in question and len(question) <= MAX_QUERY_CHARS
-    assert question.casefold() != ASK.casefold()
-    known = (*TURN.message_texts, "Helix")
-    assert not unestablished_names(question, message=ASK, history=known, candidates=TURN.candidates)
 
 
 # ---- the resolver ------------------------------------------------------------------------------

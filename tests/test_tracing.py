@@ -18,7 +18,6 @@ from typing import Any
 import pytest
 from opentelemetry.sdk.trace import ReadableSpan, TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor, SpanExporter, SpanExportResult
-from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 from opentelemetry.trace import StatusCode
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -27,6 +26,7 @@ from fakes import ScriptedLLM, keyword_json
 from lightrag import QueryParam
 
 from lightrag_resolve import Message, Resolution, Resolver, ResolverConfig, ResolvingLightRAG, Turn
+from traced_spans import Traced, attrs, is_child
 from tuned import tuned
 
 HISTORY = (
@@ -43,48 +43,6 @@ REFERENCE_QUERY = "Quelles enseignes l'ont déjà installée chez elles ?"
 
 def turn(query: str, mode: str = "mix", history=HISTORY, company: str | None = "Helix") -> Turn:
     return Turn(query=query, history=tuple(history), mode=mode, company_name=company)
-
-
-@dataclass
-class Traced:
-    """An SDK provider with an in-memory exporter, and readers for the finished spans."""
-
-    provider: TracerProvider
-    exporter: InMemorySpanExporter
-
-    def spans(self) -> list[ReadableSpan]:
-        return list(self.exporter.get_finished_spans())
-
-    def named(self, name: str) -> list[ReadableSpan]:
-        return [span for span in self.spans() if span.name == name]
-
-    def one(self, name: str) -> ReadableSpan:
-        found = self.named(name)
-        assert len(found) == 1, [span.name for span in self.spans()]
-        return found[0]
-
-    def names(self) -> list[str]:
-        return sorted(span.name for span in self.spans())
-
-    def config(self, **kwargs: Any) -> ResolverConfig:
-        kwargs.setdefault("company_name", "Helix")
-        return ResolverConfig(tracer_provider=self.provider, **kwargs)
-
-
-@pytest.fixture
-def traced() -> Traced:
-    exporter = InMemorySpanExporter()
-    provider = TracerProvider()
-    provider.add_span_processor(SimpleSpanProcessor(exporter))
-    return Traced(provider, exporter)
-
-
-def attrs(span: ReadableSpan) -> dict[str, Any]:
-    return dict(span.attributes or {})
-
-
-def is_child(child: ReadableSpan, parent: ReadableSpan) -> bool:
-    return child.parent is not None and child.parent.span_id == parent.context.span_id
 
 
 async def resolve(traced: Traced, query: str, llm: ScriptedLLM, *, mode: str = "mix", history=HISTORY, **config: Any):

@@ -1,0 +1,79 @@
+"""What a model's text may become (``_enforce.answers``, contract §5.1): one clean line, capped, no scaffold."""
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from lightrag_resolve._enforce import contains_phrase, enforce_text_query, is_scaffold
+from strategies import company_names, model_output, scaffold_text
+
+
+# ---- text resolution (§5.1) -------------------------------------------------------------------------
+
+
+@given(model_output, company_names, st.integers(min_value=3, max_value=12))
+def test_text_query_respects_word_cap_and_company(output, company, max_words):
+    outcome = enforce_text_query(output, company_name=company, max_words=max_words)
+    if outcome.query is None:
+        assert outcome.fallback_reason in {"empty", "scaffold", "unparsable"}
+        return
+    assert outcome.fallback_reason is None
+    assert 1 <= len(outcome.query.split()) <= max_words
+    assert "\n" not in outcome.query
+    if company:
+        assert contains_phrase(outcome.query, company)
+    assert not is_scaffold(outcome.query)
+
+
+@given(scaffold_text, company_names)
+def test_text_query_never_passes_scaffold(output, company):
+    outcome = enforce_text_query(output, company_name=company, max_words=8)
+    assert outcome.query is None and outcome.fallback_reason == "scaffold"
+
+
+def test_text_query_examples():
+    assert enforce_text_query("offre santé", company_name="Helix", max_words=8).query == "offre santé Helix"
+    assert enforce_text_query("Helix offre santé", company_name="Helix", max_words=8).query == "Helix offre santé"
+    long = "a b c d e f g h i j k"
+    assert enforce_text_query(long, company_name="Helix", max_words=8).query == "a b c d e f g Helix"
+    assert enforce_text_query(long, company_name=None, max_words=8).query == "a b c d e f g h"
+    assert (
+        enforce_text_query('Query: "German course B1"\nbecause…', company_name=None, max_words=8).query
+        == "German course B1"
+    )
+    for declined in ["NONE", "none.", "", "   ", "\n\n"]:
+        assert enforce_text_query(declined, company_name="Helix", max_words=8).fallback_reason == "empty"
+    assert enforce_text_query(None, company_name=None, max_words=8).fallback_reason == "unparsable"
+    assert enforce_text_query("3 options were listed", company_name=None, max_words=8).fallback_reason == "scaffold"
+    assert (
+        enforce_text_query("Le visiteur veut l'offre santé", company_name=None, max_words=8).fallback_reason
+        == "scaffold"
+    )
+
+
+@pytest.mark.parametrize("label", ["Question", "Standalone question", "rewritten question", "Search query"])
+def test_a_question_label_is_removed_like_a_query_label(label):
+    assert enforce_text_query(f"{label}: German course B1", company_name=None, max_words=8).query == "German course B1"
+
+
+def test_scaffold_detection_in_english_and_french():
+    for text in [
+        "1. Health",
+        "The visitor wants health",
+        "the assistant asked",
+        "The user is asking about B1",
+        "L'assistant a demandé",
+        "L’utilisateur choisit BTP",
+        "le visiteur répond Santé",
+        "Based on the conversation, health",
+        "Dans cette conversation, santé",
+    ]:
+        assert is_scaffold(text), text
+    for text in [
+        "Offre Santé Helix",
+        "German course B1",
+        "user manual Vitalis",
+        "assistance technique BTP",
+        "messagerie Helix",
+    ]:
+        assert not is_scaffold(text), text

@@ -1,0 +1,146 @@
+"""Only names the conversation established (``_enforce.names``, contract §5.3, §5.4, §5.9)."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from conversations import OFFER, OPTIONS, SHOPS, SHOPS_ASK
+from fakes import ScriptedLLM
+from lightrag_resolve import Resolver, Turn
+from lightrag_resolve._candidates import collect_candidates
+from lightrag_resolve._clean_text import clean_single_line, without_possessive
+from lightrag_resolve._enforce import (
+    accept_reference_name,
+    contains_phrase,
+    cut_gloss,
+    ground_reference_name,
+    name_with_message,
+    unestablished_names,
+)
+from strategies import hostile_text, phrase
+
+
+# ---- reference names (§5.3) -------------------------------------------------------------------------
+
+
+HISTORY = "Visitor: What do you sell?\nAssistant: Helix sells Pulse POS, a loyalty terminal for retailers."
+
+
+def test_reference_name_acceptance_examples():
+    def accept(name, message="Which retailers already run it?", company="Helix"):
+        return accept_reference_name(name, history_text=HISTORY, message=message, company_name=company, max_words=6)
+
+    assert accept("Pulse POS").name == "Pulse POS"
+    assert accept("pulse pos").name == "pulse pos"
+    assert accept("Pulse POS - the message is about the terminal").name == "Pulse POS"
+    assert accept("Pulse POS (loyalty terminal)").name == "Pulse POS"
+    assert accept('"Pulse POS".').name == "Pulse POS"
+    assert accept("Orbit CRM").rejected_reason == "not_in_history"
+    assert accept("Pulse").name == "Pulse"  # a whole word of the history
+    assert accept("Puls").rejected_reason == "not_in_history"  # not a whole word
+    assert accept("Helix").rejected_reason == "company"
+    assert accept("Pulse POS", message="Which retailers run Pulse POS?").rejected_reason == "already_named"
+    long_history = HISTORY + " Our loyalty terminal for retailers and small shops."
+    too_long = accept_reference_name(
+        "loyalty terminal for retailers and small shops",
+        history_text=long_history,
+        message="Who runs it?",
+        company_name=None,
+        max_words=6,
+    )
+    assert too_long.rejected_reason == "too_long"
+
+
+@given(
+    st.one_of(phrase, st.text(max_size=60)),
+    st.text(max_size=200),
+    st.one_of(phrase, st.text(max_size=60)),
+    st.one_of(st.none(), phrase),
+)
+def test_an_accepted_name_is_established_new_short_and_not_the_company(name, history, message, company):
+    outcome = accept_reference_name(name, history_text=history, message=message, company_name=company, max_words=6)
+    assert (outcome.name is None) != (outcome.rejected_reason is None)
+    if outcome.name is not None:
+        assert contains_phrase(history, outcome.name)
+        assert not contains_phrase(message, outcome.name)
+        assert not (company and contains_phrase(company, outcome.name))
+        assert 1 <= len(outcome.name.split()) <= 6
+        assert name_with_message(message, outcome.name) == f"{outcome.name} — {clean_single_line(message)}"
+
+
+@given(phrase, st.sampled_from([" - gloss here", " — because", ": explanation", " (note)", ", which is", ". Then"]))
+def test_gloss_after_a_name_is_cut(name, gloss):
+    assert cut_gloss(name + gloss) == cut_gloss(name)
+
+
+def test_the_company_in_the_possessive_is_still_the_company():
+    history = ["What is Pulse POS?", "Pulse POS is Helix's loyalty terminal."]
+    outcome = accept_reference_name(
+        "Helix's", history_text=history, message="Who runs it?", company_name="Helix", max_words=6
+    )
+    assert outcome.rejected_reason == "company"
+
+
+@pytest.mark.parametrize(
+    ("name", "bare"),
+    [
+        ("Helix's", "Helix"),
+        ("Vellinor\u2019s", "Vellinor"),
+        ("Sales'", "Sales"),
+        ("Pulse POS", "Pulse POS"),
+        ("O'Neil", "O'Neil"),
+        ("'s", "'s"),
+        (" Kadoro's ", "Kadoro"),
+    ],
+)
+def test_a_possessive_ending_is_all_that_is_taken_off_a_name(name, bare):
+    assert without_possessive(name) == bare
+
+
+# ---- grounding in the candidates (§5.4) -------------------------------------------------------------
+
+
+def test_a_reference_name_must_be_a_candidate():
+    assert ground_reference_name("2", OPTIONS) == "Magazio"
+    assert ground_reference_name("magazio", OPTIONS) == "Magazio"
+    assert ground_reference_name("Orbit CRM", OPTIONS) is None
+
+
+@given(st.one_of(phrase, hostile_text, st.sampled_from(["Kadoro", "1", "3", "Cerclia (the CRM)"])))
+def test_a_resolved_reference_names_a_candidate(name):
+    turn = Turn(query="Which retailers already run it?", history=OFFER, mode="mix")
+    resolution = asyncio.run(Resolver().resolve(turn, llm=ScriptedLLM(replies={"reference": f"RESOLVE: {name}"})))
+    if resolution.changed:
+        assert resolution.entity is not None and ground_reference_name(resolution.entity, turn.candidates) is not None
+        assert resolution.query == f"{resolution.entity} — {turn.query}"
+
+
+# ---- names a text brings that the conversation did not establish (§5.9) -----------------------------
+
+
+def test_unestablished_names_reads_capitalised_words_only():
+    candidates = collect_candidates([(m.role, m.content) for m in SHOPS])
+    texts = {"message": SHOPS_ASK, "history": [m.content for m in SHOPS], "candidates": candidates}
+    assert unestablished_names("What does Orbit CRM's plan cost", **texts) == ()
+    assert unestablished_names("Quelle offre Pulse POS à Lyon", **texts) == ()
+    assert unestablished_names("loyalty cards for thanos", **texts) == ()  # lower case: not read as a name
+    assert unestablished_names("Thanos and Élodie use Pulse POS", **texts) == ("Thanos", "Élodie")
+
+
+@given(
+    st.lists(
+        st.sampled_from("For shops Helix sells Pulse POS and Orbit CRM often together Which Lyon".split()), max_size=8
+    )
+)
+def test_a_text_made_of_the_conversations_words_names_nothing_new(words):
+    candidates = collect_candidates([(m.role, m.content) for m in SHOPS])
+    assert (
+        unestablished_names(
+            " ".join(words), message=SHOPS_ASK, history=[m.content for m in SHOPS], candidates=candidates
+        )
+        == ()
+    )

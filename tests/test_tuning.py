@@ -1,0 +1,115 @@
+"""The measured constants and alternatives (``_tuning``): defaults, validation, the open-domain profile."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from lightrag_resolve import Resolver, ResolverConfig, ResolverTuning
+
+SWITCHES = (
+    "reference_in_naive",
+    "restate_references",
+    "resolve_unprompted_replies",
+    "check_every_follow_up",
+    "check_sole_candidate",
+    "rewrite_picked_replies",
+    "rewrite_accepted_offers",
+    "fuse_raw_search",
+    "fuse_standalone_question",
+)
+LEAST = {"history_message_words": 1, "reply_context_words": 0, "max_name_words": 1}
+"""Each count and the least value the module accepts for it."""
+
+
+def test_the_defaults_are_what_measured_best():
+    tuning = ResolverTuning()
+    assert (tuning.history_message_words, tuning.reply_context_words, tuning.max_name_words) == (150, 40, 6)
+    assert tuning.reference_in_naive is True and tuning.restate_references is True
+    assert not any(
+        getattr(tuning, name) for name in SWITCHES if name not in {"reference_in_naive", "restate_references"}
+    )
+
+
+def test_the_tuning_has_exactly_the_switches_and_counts_tested_here():
+    assert {spec.name for spec in dataclasses.fields(ResolverTuning)} == set(SWITCHES) | set(LEAST)
+
+
+def test_a_tuning_is_frozen_and_keyword_only():
+    tuning = ResolverTuning()
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        tuning.max_name_words = 3  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        ResolverTuning(150)  # type: ignore[misc]
+
+
+# ---- the switches --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", SWITCHES)
+@pytest.mark.parametrize("value", [True, False])
+def test_a_switch_takes_a_bool(name, value):
+    assert getattr(ResolverTuning(**{name: value}), name) is value
+
+
+@pytest.mark.parametrize("name", SWITCHES)
+@pytest.mark.parametrize("value", [1, 0, "yes", "", None, 1.0])
+def test_a_switch_refuses_anything_but_a_bool_with_its_name(name, value):
+    with pytest.raises(TypeError, match=f"ResolverTuning.{name} must be a bool"):
+        ResolverTuning(**{name: value})
+
+
+# ---- the counts ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("name", "least"), LEAST.items())
+@given(offset=st.integers(min_value=0, max_value=10_000))
+def test_a_count_takes_any_int_from_its_least(name, least, offset):
+    assert getattr(ResolverTuning(**{name: least + offset}), name) == least + offset
+
+
+@pytest.mark.parametrize(("name", "least"), LEAST.items())
+@pytest.mark.parametrize("below", [1, 2, 1_000])
+def test_a_count_below_its_least_is_refused_with_its_name_and_bound(name, least, below):
+    with pytest.raises(ValueError, match=f"ResolverTuning.{name} must be an int >= {least}"):
+        ResolverTuning(**{name: least - below})
+
+
+@pytest.mark.parametrize("name", LEAST)
+@pytest.mark.parametrize("value", [True, False, 6.0, "6", None])
+def test_a_count_that_is_not_an_int_is_refused(name, value):
+    with pytest.raises(ValueError, match=f"ResolverTuning.{name} must be an int"):
+        ResolverTuning(**{name: value})
+
+
+# ---- the open-domain profile ----------------------------------------------------------------------
+
+
+def test_the_open_domain_profile_fuses_a_standalone_question_and_changes_nothing_else():
+    profile = ResolverTuning.open_domain()
+    assert isinstance(profile, ResolverTuning) and profile.fuse_standalone_question is True
+    assert dataclasses.replace(profile, fuse_standalone_question=False) == ResolverTuning()
+
+
+def test_a_resolver_takes_a_tuning_and_refuses_anything_else():
+    profile = ResolverTuning.open_domain()
+    assert Resolver(tuning=profile).tuning is profile
+    assert Resolver().tuning == ResolverTuning()
+    with pytest.raises(TypeError, match="tuning must be a ResolverTuning"):
+        Resolver(tuning={"fuse_standalone_question": True})  # type: ignore[arg-type]
+
+
+# ---- what a user chooses, and what was measured --------------------------------------------------
+
+
+def test_the_configuration_has_at_most_eighteen_fields():
+    assert len(dataclasses.fields(ResolverConfig)) <= 18
+
+
+def test_no_tuning_name_is_also_a_configuration_field():
+    config = {spec.name for spec in dataclasses.fields(ResolverConfig)}
+    tuning = {spec.name for spec in dataclasses.fields(ResolverTuning)}
+    assert config & tuning == set()
