@@ -58,20 +58,21 @@ $(VENV)/.installed-dev: pyproject.toml | $(VENV)/bin/python
 FORMATTED := lightrag_resolve/_errors.py lightrag_resolve/local/_models.py tests/test_docs.py tests/test_errors.py \
 	tests/test_exported_members.py tests/demo/test_demo_without_eval.py \
 	lightrag_resolve/_candidates.py lightrag_resolve/_clean_text.py \
-	lightrag_resolve/eval/_replay.py benchmarks/rank_report.py benchmarks/reuse_eval.py tests/test_reuse_eval.py tests/test_candidates.py tests/test_grounding.py \
+	lightrag_resolve/eval/_replay.py benchmarks/rank_report.py benchmarks/reuse_eval.py tests/test_reuse_eval.py tests/test_candidates.py \
 	tests/test_hostile_text.py lightrag_resolve/_reply_context.py tests/test_reply_context.py \
 	lightrag_resolve/_lightrag_seam.py tests/test_lightrag_seam.py tests/test_resolution_in_hand.py \
-	lightrag_resolve/_speculative.py benchmarks/latency_local.py tests/test_keyword_reuse.py \
+	lightrag_resolve/_speculative.py benchmarks/latency_local.py \
 	lightrag_resolve/server/_served.py lightrag_resolve/server/_launch.py lightrag_resolve/cli/serve.py lightrag_resolve/cli/serve_gunicorn.py tests/server/test_serve_options.py tests/server/test_serve_offline.py tests/server/test_serve_local_model.py \
 	lightrag_resolve/_prompts.py lightrag_resolve/local/_prefix_cache.py benchmarks/local_resolver.py tests/test_output_limits.py tests/local/test_local_prefix_cache.py \
 	scripts/local_postgres.py tests/sample_script.py tests/postgres/conftest.py tests/postgres/pg_serving.py tests/postgres/test_pg_sample.py tests/postgres/test_pg_gunicorn.py benchmarks/serve_load.py \
 	tests/test_unprompted.py benchmarks/probes/reference_text_probe.py benchmarks/probes/fusion_probe.py \
 	lightrag_resolve/_pointing_words.py tests/test_pointing_words.py \
-	tests/test_restatement.py \
 	lightrag_resolve/_fusion.py tests/test_fusion.py \
 	lightrag_resolve/_enforce/*.py lightrag_resolve/_routing.py lightrag_resolve/_fallback.py lightrag_resolve/_pipeline.py \
 	lightrag_resolve/_resolver.py lightrag_resolve/_short_replies.py lightrag_resolve/_references.py lightrag_resolve/_reference_search.py \
 	lightrag_resolve/_role_llms.py lightrag_resolve/_graph_names.py lightrag_resolve/_tuning.py lightrag_resolve/_config.py lightrag_resolve/_lightrag.py \
+	tests/enforce/*.py tests/test_references.py tests/conversations.py tests/test_routing.py tests/test_fallback.py tests/test_pipeline.py \
+	tests/test_tuning.py tests/test_role_llms.py tests/test_graph_names.py tests/traced_spans.py tests/test_config_docs.py \
 	tests/tuned.py tests/test_conversation.py tests/test_speculative.py tests/test_prompts.py tests/test_model_call.py tests/test_config.py \
 	tests/test_standalone.py
 
