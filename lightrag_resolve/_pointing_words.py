@@ -29,102 +29,71 @@ calls on messages that have nothing to point with; it never adds a name.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
+from functools import cache
 
 from ._clean_text import visible, word_form
+from ._languages import HAN_CHARS_PER_WORD, LANGUAGES, Language, detect, phrase_pattern
 
 __all__ = ["is_function_word", "leans_on_conversation", "named_before_pointing", "points_back", "unnamed_definite"]
 
-_ENGLISH_POINTERS = frozenset(
-    "it its itself this that these those they them their theirs themselves he him his himself she her hers "
-    "herself one ones former latter such same".split()
+_FUNCTION_WORDS = frozenset(
+    word
+    for record in LANGUAGES
+    for group in (record.markers, record.question_words, record.pointers, record.set_pointers, record.function_words)
+    for word in group
 )
-_FRENCH_POINTERS = frozenset(
-    "il ils elle elles lui eux leur leurs ce cet cette ces celui celle ceux celles ça cela ceci son sa ses là".split()
-)
-# Words that presuppose a set the conversation named: "Are there other river systems?", "What else is
-# included?", "Lequel est le moins cher ?" (contract §5.8, tenth pass).
-_ENGLISH_SET_POINTERS = frozenset("other others another else both either neither".split())
-_FRENCH_SET_POINTERS = frozenset("autre autres lequel laquelle lesquels lesquelles".split())
-_POINTERS = _ENGLISH_POINTERS | _FRENCH_POINTERS | _ENGLISH_SET_POINTERS | _FRENCH_SET_POINTERS
+"""Every shipped language's function words: what names nothing, whatever the message's language."""
 
-# Words that mark a message as English or French and rarely occur in the neighbouring languages
-# (German, Spanish, Italian, Portuguese): a message with none of them keeps the check.
-_LANGUAGE_MARKERS = frozenset(
-    # English
-    "the is are were do does did what which who whom how when where why can could should would of to on for "
-    "with from by about and or not be been have has had i you we my your our me us there any some much many "
-    # French
-    "est sont quel quelle quels quelles comment quand où pourquoi combien peut peux pouvez vous nous votre vos "
-    "notre nos avec pour dans sur des du au aux une pas je cette elle elles ils".split()
-)
-
-# Other function words: articles, auxiliaries, prepositions and fillers, which name nothing.
-_OTHER_FUNCTION_WORDS = frozenset(
-    # English
-    "a an am is was will shall may might must if in into at as so than then too very just also no yes not "
-    "it's i'm don't doesn't didn't can't isn't aren't get got there here now really please tell know want need like "
-    # French
-    "le la les l un d de et ou en y a ai as avons ont suis es sommes être avoir fait faire se mon ma mes ton ta tes "
-    "qui que qu ne n plus "
-    # what is left of an English contraction once split at its apostrophe ("what's", "they'll")
-    "s t ll re ve m".split()
-)
-
-# Words that address the assistant, that is the company behind it: a message holding one asks about the
-# company ("Combien de bureaux avez-vous ?"), a subject of its own.
-_ADDRESSING = frozenset("you your yours yourself yourselves vous votre vos vôtre vôtres avez-vous".split())
-
-# Definite articles, and French articles contracted with a preposition ("du" = "de le").
-_DEFINITE = frozenset("the le la les l du au aux".split())
+_ADDRESSING = frozenset(word for record in LANGUAGES for word in record.addressing)
+"""Words addressed to the assistant in any shipped language: a message holding one asks about the company."""
 
 # A message with a definite article and at most this many content words, none of them a name, names nothing.
 _MAX_UNNAMED_CONTENT_WORDS = 3
-
-# Words that open a question without being its subject: an inverted pronoun after them points back
-# ("Combien coûte-t-il ?", "Dans quelles formules est-il inclus ?").
-_FRENCH_QUESTION_WORDS = frozenset(
-    "combien comment où quand pourquoi que qu quoi quel quelle quels quelles lequel laquelle lesquels lesquelles "
-    "est-ce".split()
-)
+_LATIN_OR_DIGIT = re.compile(r"[A-Za-z0-9]")
 
 _WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
-# French inversion: "est-il", "coûte-t-elle", "ont-ils" (the verb and its subject pronoun after it).
-_INVERSION = re.compile(r"^([^\W\d_]+)-(?:t-)?(il|elle|ils|elles)$")
 _TOKEN = re.compile(r"[^\W_]+(?:['\u2019-][^\W_]+)*")
 _PARTS = re.compile(r"['\u2019-]")
 _QUOTED = re.compile(r"[\"“”«»]|(?:^|\s)'\w")
-_CLAUSE_BREAK = re.compile(r"[,;:.!?¿¡()\[\]«»\"“”]")
-# Phrases that hold a pointing word without pointing: "qu'est-ce que", "ce que", "il y a", "y a-t-il",
-# "in other words", "each other", "d'autre part".
-_NOT_POINTING = re.compile(
-    r"\b(?:est-ce|c'est|ce\s+(?:que|qu'|qui|dont)|il\s+y\s+a|y\s+a-t-il|il\s+faut|faut-il|one\s+of|no\s+one"
-    r"|in\s+other\s+words|on\s+the\s+other\s+hand|each\s+other|one\s+another|d'autre\s+part|les\s+uns\s+les\s+autres)\b"
-)
-# A French object pronoun before its verb: "vous le proposez", "peut-on le louer", "l'ont", "l'acheter".
-_FRENCH_OBJECT = re.compile(r"(?:\b(?:je|tu|on|nous|vous|ne|n')\s*(?:le|la|les)\s)|(?:(?:^|\s)l')")
-_ELLIPSIS = re.compile(r"^\s*(?:and|what\s+about|how\s+about|et|quid\s+de)\b")
-# "Which" as a pronoun opening a question asks to choose among things already named ("Which is more
-# important?", "So which of them…"); "which" before a noun ("Which countries…") names what it asks about,
-# and so does "which is the…" ("Which is the largest river in America?" asks for a thing by its description).
-_PRONOMINAL_WHICH = re.compile(
-    r"^(?:(?:so|but|then|now|ok|okay|well)\s+)?which\s+"
-    r"(?:(?:is|are|was|were)\b(?!\s+(?:the|a|an)\b)|(?:of|would|should|could|will|can|does|do|did|has|have)\b)"
-)
+_CLAUSE_BREAK = re.compile(r"[,;:.!?¿¡()\[\]«»\"“”，。？！；：]")
+
+
+@dataclass(frozen=True)
+class _Patterns:
+    """One language's phrase patterns, compiled once."""
+
+    not_pointing: re.Pattern[str]
+    elliptical: re.Pattern[str]
+    object_pronoun: re.Pattern[str] | None
+    inversion: re.Pattern[str] | None
+    pronominal_which: re.Pattern[str] | None
+    formal_address: re.Pattern[str] | None
+
+
+@cache
+def _patterns(record: Language) -> _Patterns:
+    def optional(pattern: str | None) -> re.Pattern[str] | None:
+        return re.compile(pattern) if pattern else None
+
+    boundary = r"\b" if record.spaced else ""
+    return _Patterns(
+        not_pointing=re.compile(phrase_pattern(record.not_pointing, spaced=record.spaced) + boundary),
+        elliptical=re.compile(r"^\s*" + phrase_pattern(record.elliptical, spaced=False) + boundary),
+        object_pronoun=optional(record.object_pronoun),
+        inversion=optional(record.extra.get("inversion")),
+        pronominal_which=optional(record.extra.get("pronominal_which")),
+        formal_address=optional(record.extra.get("formal_address")),
+    )
 
 
 def is_function_word(word: str) -> bool:
-    """Whether ``word`` is one of the English or French function words above ("What", "Quelle", "the").
+    """Whether ``word`` is a function word of a shipped language ("What", "Quelle", "the", "Welche").
 
     A rewrite opens with one in capitals without naming anything by it, so
     the name check of a restatement (contract §5.9) passes over them.
     """
-    form = word_form(word)
-    return (
-        form in _LANGUAGE_MARKERS
-        or form in _FRENCH_QUESTION_WORDS
-        or form in _POINTERS
-        or form in _OTHER_FUNCTION_WORDS
-    )
+    return word_form(word) in _FUNCTION_WORDS
 
 
 def leans_on_conversation(message: str) -> bool:
@@ -146,34 +115,50 @@ def unnamed_definite(message: str) -> bool:
     if not isinstance(message, str):
         raise TypeError(f"message must be a str, got {type(message).__name__}")
     text = visible(message)
-    words = _TOKEN.findall(text)
-    if _QUOTED.search(text):
-        return False
+    record = detect(text)
+    if record is None or _QUOTED.search(text):
+        return False  # a language the analysis cannot place: the pointer rule has the model decide
+    if not record.spaced:
+        return _names_nothing_unspaced(text, record)
     content = 0
-    definite = False
-    for word in words:
+    definite = record.drops_subject
+    for word in _TOKEN.findall(text):
         parts = [part for part in _PARTS.split(word_form(word)) if part]
-        definite = definite or parts[0] in _DEFINITE
+        definite = definite or parts[0] in record.definite_articles
         if any(char.isdigit() for char in word) or any(part in _ADDRESSING for part in parts):
             return False
         function = is_function_word(word) or all(is_function_word(part) for part in parts)
-        if _looks_like_a_name(word, function=function):
+        if _looks_like_a_name(word, function=function, nouns_capitalised=record.capitalises_nouns):
             return False
         content += not function
     return definite and content <= _MAX_UNNAMED_CONTENT_WORDS
 
 
-def _looks_like_a_name(word: str, *, function: bool) -> bool:
+def _names_nothing_unspaced(text: str, record: Language) -> bool:
+    """A short question in a language written without spaces that leaves its subject out ("多少钱？")."""
+    if _LATIN_OR_DIGIT.search(text):
+        return False  # a product name or a number written in Latin letters or digits
+    words = record.words(word_form(text))
+    if any(word in _ADDRESSING for word in words):
+        return False
+    named = record.function_words | record.question_words | record.pointers | record.set_pointers
+    content = sum(len(word) for word in words if word not in named)
+    return content / HAN_CHARS_PER_WORD <= _MAX_UNNAMED_CONTENT_WORDS
+
+
+def _looks_like_a_name(word: str, *, function: bool, nouns_capitalised: bool = False) -> bool:
     """Whether a part of ``word`` is an acronym ("US", "l'ERP", even "IT") or has a capital and is no function word.
 
     A capital anywhere counts ("iPhone", "l'Essentiel"); "What's", "I" and
-    "Le" are function words in capitals.
+    "Le" are function words in capitals. Where every noun is capitalised
+    (German), only an inner capital does ("iPhone", "PulsePOS").
     """
     for part in _PARTS.split(word):
         letters = [char for char in part if char.isalpha()]
         if len(letters) >= 2 and all(char.isupper() for char in letters):
             return True
-        if any(char.isupper() for char in part) and not (function or is_function_word(part)):
+        capitals = part[1:] if nouns_capitalised else part
+        if any(char.isupper() for char in capitals) and not (function or is_function_word(part)):
             return True
     return False
 
@@ -192,51 +177,63 @@ def named_before_pointing(message: str, name: str) -> bool:
     if not isinstance(message, str) or not isinstance(name, str):
         raise TypeError("message and name must be str")
     text = word_form(visible(message))
+    record = detect(text)
     wanted = [piece for chunk in _PARTS.split(word_form(visible(name))) for piece in _TOKEN.findall(chunk)]
-    if not wanted or _ELLIPSIS.search(text):
+    if not wanted or record is None or not record.spaced or _patterns(record).elliptical.search(text):
         return False
+    pointers = record.pointers | record.set_pointers
     words = [part for word in _TOKEN.findall(text) for part in _PARTS.split(word) if part]
     for position, word in enumerate(words):
-        if word in _POINTERS:
+        if word in pointers:
             return False
         if words[position : position + len(wanted)] == wanted:
-            return any(later in _POINTERS for later in words[position + len(wanted) :])
+            return any(later in pointers for later in words[position + len(wanted) :])
     return False
 
 
 def points_back(message: str) -> bool:
     """Whether ``message`` holds a word that may point at something the conversation named.
 
-    True when it does, and when its language is neither English nor French
-    (the model then decides, as for every message before this rule).
+    True when it does, and when its language is none the analysis knows
+    (``_languages.detect``): the model then decides.
     """
     if not isinstance(message, str):
         raise TypeError(f"message must be a str, got {type(message).__name__}")
-    text = word_form(visible(message))
-    if _ELLIPSIS.search(text) or _FRENCH_OBJECT.search(text):
+    shown = visible(message)
+    record = detect(shown)
+    if record is None:
+        return True  # a language the analysis cannot place: the model decides
+    patterns = _patterns(record)
+    if patterns.formal_address is not None:
+        shown = patterns.formal_address.sub(" ", shown)
+    text = word_form(shown)
+    if patterns.elliptical.search(text) or (patterns.object_pronoun and patterns.object_pronoun.search(text)):
         return True
-    if not any(part in _LANGUAGE_MARKERS for word in _WORD.findall(text) for part in word.split("-")):
-        return True  # neither English nor French: the model decides
-    for clause in _CLAUSE_BREAK.split(_NOT_POINTING.sub(" ", text)):
+    pointers = record.pointers | record.set_pointers
+    for clause in _CLAUSE_BREAK.split(patterns.not_pointing.sub(" ", text)):
+        if not record.spaced:
+            if any(word in pointers for word in record.words(clause)):
+                return True
+            continue
         words = _WORD.findall(clause)
         for position, word in enumerate(words):
             parts = word.split("-")
-            if _INVERSION.match(word) is not None:
-                if _inversion_points_back(words[:position]):
+            if patterns.inversion is not None and patterns.inversion.match(word) is not None:
+                if _inversion_points_back(words[:position], record):
                     return True
                 parts = parts[:1]  # "est-il" after a named subject: the pronoun repeats that subject
-            if any(part in _POINTERS for part in parts):
+            if any(part in pointers for part in parts):
                 return True
-        if _PRONOMINAL_WHICH.match(" ".join(words)):
+        if patterns.pronominal_which is not None and patterns.pronominal_which.match(" ".join(words)):
             return True
     return False
 
 
-def _inversion_points_back(before: list[str]) -> bool:
-    """Whether an inverted French pronoun stands for something outside the clause.
+def _inversion_points_back(before: list[str], record: Language) -> bool:
+    """Whether an inverted pronoun stands for something outside the clause (French).
 
     "Chantio fonctionne-t-il ?" repeats its subject (Chantio); "Combien
     coûte-t-il ?" and "Est-il inclus ?" have none before the verb, so the
     pronoun points back.
     """
-    return not before or any(word in _FRENCH_QUESTION_WORDS for word in before)
+    return not before or any(word in record.question_words for word in before)

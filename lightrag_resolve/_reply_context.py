@@ -27,9 +27,10 @@ it. A yes to a question that asks for a fact is not one.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ._clean_text import answered_sentence, clean_single_line, is_question, split_sentences, visible, word_form
+from ._languages import LANGUAGES, Language, detect, phrase_pattern
 
 __all__ = [
     "MAX_CONTEXT_CHARS",
@@ -48,40 +49,45 @@ MAX_CONTEXT_CHARS = 400
 _READ_CHARS = MAX_CONTEXT_CHARS * 8
 
 
-# The words of replies that only agree or decline, English and French ("Yes please", "Sure, go ahead",
-# "Oui, volontiers", "Non merci", "Tout à fait"): such a reply answers whatever the assistant said last.
-_ASSENT_WORDS = frozenset(
-    "yes yeah yep yup sure ok okay alright right fine great perfect please pls thanks thank you no nope nah "
-    "go ahead on of course absolutely definitely certainly why not sounds good do it let's lets tell me more "
-    "oui ouais si d'accord volontiers bien sûr non merci parfait allez-y vas-y avec plaisir pourquoi pas "
-    "certainement tout à fait s'il vous plaît plait svp stp entendu".split()
-)
-# Assent words that decline ("No thanks", "Not sure", "Non merci"), and those that only thank: neither
-# accepts an offer. "Why not" and "pourquoi pas" accept.
-_DECLINING_WORDS = frozenset("no nope nah not non pas".split())
-_THANKING_WORDS = frozenset("thanks thank you merci".split())
-_ACCEPTING_NEGATIONS = re.compile(r"\b(?:why not|pourquoi pas)\b")
+# The words of replies that only agree or decline ("Yes please", "Oui, volontiers", "Ja, gerne", "Sí, claro",
+# "好的"), in every shipped language: such a reply answers whatever the assistant said last. Those that decline
+# ("No thanks", "Non merci") and those that only thank accept no offer; "why not" and its kin accept.
+_ASSENT_WORDS = frozenset(word for record in LANGUAGES for word in record.assent)
+_DECLINING_WORDS = frozenset(word for record in LANGUAGES for word in record.declining)
+_THANKING_WORDS = frozenset(word for record in LANGUAGES for word in record.thanking)
+
+
+def _any_language(fragments: Callable[[Language], tuple[str, ...]]) -> re.Pattern[str]:
+    """One pattern of every shipped language's phrases, each at word boundaries where its words are apart."""
+    return re.compile(
+        "|".join(phrase_pattern(fragments(record), spaced=record.spaced) for record in LANGUAGES if fragments(record))
+    )
+
+
+_ACCEPTING_NEGATIONS = _any_language(lambda record: record.accepting_negations)
 # An offer or a request in the assistant's last sentence invites a reply without a question mark.
-_INVITATION = re.compile(
-    r"\b(?:let me know|tell me|feel free|if you(?:'d)? (?:like|want|wish)|i can (?!not\b|'t\b)|i could|"
-    r"i'd be happy|i would be happy|just say|please (?:choose|pick|select|confirm|specify)|"
-    r"dites-moi|indiquez|précisez|je peux|je pourrais|je vous propose|si vous (?:le )?(?:souhaitez|voulez)|"
-    r"n'hésitez pas|faites-moi savoir|choisissez)"
-)
+_INVITATION = _any_language(lambda record: record.inviting)
 # A question that offers something ("Shall I tell you…?", "Souhaitez-vous savoir…?"): a yes to it asks for
 # what it offers. A yes to any other question ("Vous ne créez pas encore vos devis ?" → "Si") states a fact.
-_OFFERING = re.compile(
-    r"\b(?:would you like|would you want|do you want|do you wish|want me to|would it help|shall i|should i|"
-    r"can i|could i|may i|shall we|can we|could we|(?:are|would) you (?:be )?interested|how about|"
-    r"voulez-vous|veux-tu|souhaitez-vous|souhaites-tu|désirez-vous|aimeriez-vous|voudriez-vous|puis-je|"
-    r"dois-je|je peux|je pourrais|vous intéresse|ça vous dit|est-ce que je)"
-)
+_OFFERING = _any_language(lambda record: record.offering)
 _SENTENCE_WORD = re.compile(r"[^\W\d_]+(?:['-][^\W\d_]+)*")
+# A sentence names something when it holds a capital past its first word, letters mixed with digits, or a
+# quoted term: an offer that names nothing ("Would you like to know more?") is about the sentence before it.
+_NAMING = re.compile(r"(?<=\S)\s+\S*[A-ZÀ-ÖØ-Þ]|\b[^\W\d_]+\d|\b\d+[^\W\d_]|[«»“”\"「」《》„]")
+
+
+def _reply_words(reply: str) -> list[str]:
+    """The words of a reply, as the assent lists are matched: by the Chinese lexicon where it is Chinese."""
+    form = word_form(visible(reply))
+    record = detect(form)
+    if record is not None and not record.spaced:
+        return record.words(form)
+    return _SENTENCE_WORD.findall(form)
 
 
 def is_assent(reply: str) -> bool:
     """Whether ``reply`` only agrees or declines ("Yes please", "Oui, volontiers", "No thanks")."""
-    words = _SENTENCE_WORD.findall(word_form(visible(reply)))
+    words = _reply_words(reply)
     return bool(words) and all(word in _ASSENT_WORDS for word in words)
 
 
@@ -91,7 +97,7 @@ def is_acceptance(reply: str) -> bool:
     if not is_assent(reply):
         return False
     form = word_form(visible(reply))
-    words = _SENTENCE_WORD.findall(_ACCEPTING_NEGATIONS.sub(" ", form))
+    words = _reply_words(_ACCEPTING_NEGATIONS.sub(" ", form))
     if any(word in _DECLINING_WORDS for word in words):
         return False
     return _ACCEPTING_NEGATIONS.search(form) is not None or any(word not in _THANKING_WORDS for word in words)
@@ -99,10 +105,20 @@ def is_acceptance(reply: str) -> bool:
 
 def _offer(tail: str) -> str | None:
     """What an assistant message's end offers: its last question when that offers something, else its last
-    sentence when that offers or requests; ``None`` when the message asks for a fact or offers nothing."""
+    sentence when that offers or requests; ``None`` when the message asks for a fact or offers nothing.
+
+    An offer that names nothing ("We have Relaya for that. Would you like to know more?") is about the
+    sentence before it, which leads it.
+    """
     answered = answered_sentence(tail)
     offering = _OFFERING if is_question(answered) else _INVITATION
-    return answered if answered and offering.search(word_form(answered)) else None
+    if not answered or not offering.search(word_form(answered)):
+        return None
+    if _NAMING.search(answered):
+        return answered
+    sentences = split_sentences(tail)
+    position = len(sentences) - 1 - sentences[::-1].index(answered) if answered in sentences else 0
+    return f"{sentences[position - 1]} {answered}" if position > 0 else answered
 
 
 def accepted_offer(history: Sequence[tuple[str, str]], reply: str) -> str | None:

@@ -21,6 +21,7 @@ from fakes import ScriptedLLM, keyword_json
 from lightrag import QueryParam
 from lightrag_resolve import Message, Resolver, ResolverTuning, Turn
 from lightrag_resolve._pointing_words import leans_on_conversation, named_before_pointing, points_back, unnamed_definite
+from lightrag_resolve._languages import detect
 from tuned import tuned
 
 HISTORY = [
@@ -116,9 +117,7 @@ def test_a_message_that_names_its_subject_stands_alone(message):
     assert not points_back(message)
 
 
-@pytest.mark.parametrize(
-    "message", ["Wie viel kostet es pro Monat?", "¿Cuánto cuesta al mes?", "月額はいくらですか？", "???"]
-)
+@pytest.mark.parametrize("message", ["月額はいくらですか？", "???", "Quanto costa al mese?", "Ile kosztuje miesięcznie?"])
 def test_a_message_in_a_language_without_word_lists_is_always_checked(message):
     assert points_back(message)
 
@@ -133,16 +132,29 @@ def test_points_back_is_total_on_any_text(message):
     assert isinstance(points_back(message), bool)
 
 
-@given(
-    st.sampled_from(STANDING_ALONE),
-    st.sampled_from(["it", "this one", "cette offre", "leurs magasins", "and the other one", "or else", "d'autres"]),
-)
-def test_adding_a_pointing_word_makes_any_message_point_back(message, pointer):
+POINTERS_BY_LANGUAGE = {
+    "en": ["it", "this one", "and the other one", "or else"],
+    "fr": ["cette offre", "leurs magasins", "d'autres"],
+}
+IDIOMS_BY_LANGUAGE = {"en": ["In other words,", "On the other hand,"], "fr": ["D'autre part,"]}
+
+
+def _in_its_language(phrases: dict[str, list[str]]):
+    """(message, phrase) pairs where the phrase is in the message's own language: the words each language reads."""
+    return st.sampled_from(
+        [(message, phrase) for message in STANDING_ALONE for phrase in phrases[detect(message).code]]
+    )
+
+
+@given(_in_its_language(POINTERS_BY_LANGUAGE))
+def test_adding_a_pointing_word_of_its_language_makes_a_message_point_back(case):
+    message, pointer = case
     assert points_back(f"{message} {pointer}")
 
 
-@given(st.sampled_from(STANDING_ALONE), st.sampled_from(["In other words,", "On the other hand,", "D'autre part,"]))
-def test_an_idiom_with_a_set_word_points_at_nothing(message, idiom):
+@given(_in_its_language(IDIOMS_BY_LANGUAGE))
+def test_an_idiom_with_a_set_word_points_at_nothing(case):
+    message, idiom = case
     assert not points_back(f"{idiom} {message}")
 
 

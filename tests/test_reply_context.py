@@ -230,9 +230,12 @@ def test_the_offer_accepted_is_the_last_question_else_an_offering_last_sentence(
     history = [("user", "Can staff swap shifts?"), ("assistant", OFFER)]
     assert accepted_offer(history, "Yes please") == "Shall I tell you which clinics already use Pivotane?"
     courtesy = [("assistant", "Would you like the guide? It takes two minutes to read.")]
+    # An offer that names nothing is about the sentence before it, which leads it (issue: the offer's object).
     assert accepted_offer(courtesy, "OK") == "Would you like the guide?"
     offered = [("assistant", "Kadoro runs offline. I can send you the installation guide.")]
-    assert accepted_offer(offered, "Oui") == "I can send you the installation guide."
+    assert accepted_offer(offered, "Oui") == "Kadoro runs offline. I can send you the installation guide."
+    named = [("assistant", "Kadoro runs offline. I can send you the Kadoro installation guide.")]
+    assert accepted_offer(named, "Oui") == "I can send you the Kadoro installation guide."
     # A yes to a question that asks for a fact states it ("Si": yes, I do); it accepts no offer.
     factual = [
         ("user", "Comment faire signer mes devis ?"),

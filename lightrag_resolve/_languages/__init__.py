@@ -1,0 +1,201 @@
+"""What the model-free analysis knows of each language, as data: one ``Language`` record a language.
+
+The analysis (the gate, candidate names, option picks, the question or offer a
+reply answers, words that point back) is written once over these records. A
+language's words are matched in ``word_form`` (lower case, typographic
+apostrophes as ``'``); a phrase pattern is a regular-expression fragment,
+matched at word boundaries in a script written with spaces and anywhere in one
+written without them.
+
+Shipped: English and French (written from the bundled sample and the MTRAG
+cut), German, Spanish and Simplified Chinese (written from the forms the
+project's issue on languages lists, with their common synonyms; no evaluation
+item was read to write them). A message whose language has no record, or that
+the analysis cannot place (``detect`` returns ``None``), gets no model-free
+shortcut: the model decides.
+
+To add a language, write a module like ``de.py`` with one ``Language`` record,
+add it to ``LANGUAGES``, and run ``tests/test_languages.py``: it checks that
+every shipped language has every resource.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from functools import cache
+
+__all__ = [
+    "HAN_CHARS_PER_WORD",
+    "LANGUAGES",
+    "UNITS",
+    "Language",
+    "detect",
+    "han_characters",
+    "language",
+    "phrase_pattern",
+]
+
+HAN_CHARS_PER_WORD = 1.663
+"""Han characters in a running word of Chinese, measured (``benchmarks/probes/han_word_length.py``): the gate
+counts words in Han text by it, so a long request written without spaces is never a "short reply"."""
+
+_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_KANA = re.compile(r"[\u3040-\u30ff]")
+_LATIN_WORD = re.compile(r"[^\W\d_]+(?:['-][^\W\d_]+)*")
+_APART = re.compile(r"['-]")
+
+
+@dataclass(frozen=True, kw_only=True)
+class Language:
+    """The words and phrases one language gives the analysis; every field is filled for a shipped language.
+
+    ``markers``: frequent words rare in the other shipped languages (how a
+    message is recognised; a Han-script language is recognised by its script).
+    ``assent``, ``declining``, ``thanking``: the words of a reply that only
+    agrees or declines, those of them that decline, and those that only thank;
+    ``accepting_negations``: negations that accept ("why not").
+    ``offering``: phrases of a question that offers something ("would you
+    like"); ``inviting``: phrases of a sentence that offers or requests ("let
+    me know"). ``pointers``: words that may point at something named before
+    (pronouns, demonstratives, possessives); ``set_pointers``: words that
+    presuppose a set already named ("other", "which one");
+    ``not_pointing``: idioms that hold a pointer without pointing, a dummy
+    subject included ("it rains", "es gibt"); ``elliptical``: openings that
+    point back ("what about"); ``object_pronoun``: an object pronoun before its
+    verb, where the language has one ("vous le proposez").
+    ``function_words``: words that name nothing; ``definite_articles``;
+    ``addressing``: words addressed to the assistant ("you", "Sie");
+    ``name_stop_words``: capitalised words that never start or end a name.
+    ``list_gaps``: what joins the options of a list (", or", "oder", "、");
+    ``ordinals``: patterns for the first, second, third and fourth option, and
+    ``last`` for the last one. ``capitalises_nouns``: a capital marks a noun,
+    not a name (German). ``drops_subject``: a question may leave its subject
+    out ("¿Cuánto cuesta?", "多少钱"), so a short one that names nothing
+    leans on the conversation without any pointing word. ``spaced``: words
+    are written apart.
+    """
+
+    code: str
+    name: str
+    spaced: bool = True
+    capitalises_nouns: bool = False
+    drops_subject: bool = False
+    markers: frozenset[str] = frozenset()
+    assent: frozenset[str]
+    declining: frozenset[str]
+    thanking: frozenset[str]
+    accepting_negations: tuple[str, ...]
+    offering: tuple[str, ...]
+    inviting: tuple[str, ...]
+    pointers: frozenset[str]
+    set_pointers: frozenset[str]
+    not_pointing: tuple[str, ...]
+    elliptical: tuple[str, ...]
+    object_pronoun: str | None = None
+    function_words: frozenset[str]
+    question_words: frozenset[str] = frozenset()
+    definite_articles: frozenset[str]
+    addressing: frozenset[str]
+    name_stop_words: frozenset[str]
+    list_gaps: frozenset[str]
+    ordinals: tuple[str, str, str, str]
+    last: str
+    extra: dict[str, str] = field(default_factory=dict, hash=False, compare=False)
+    """Patterns one language's grammar needs and no other's (French inversion, English pronominal "which")."""
+
+    def words(self, text: str) -> list[str]:
+        """The words of ``text`` (in ``word_form``) as this language's lists are matched: latin words, or
+        for a language written without spaces the lexicon's words found in it, longest first."""
+        if self.spaced:
+            return _LATIN_WORD.findall(text)
+        return _segment(text, self.lexicon)
+
+    @property
+    def lexicon(self) -> frozenset[str]:
+        """Every single word this record lists."""
+        return _lexicon(self)
+
+
+def phrase_pattern(fragments: tuple[str, ...] | list[str], *, spaced: bool) -> str:
+    """One alternation of ``fragments``, at word boundaries where words are written apart."""
+    body = "|".join(fragments)
+    return rf"\b(?:{body})" if spaced else f"(?:{body})"
+
+
+@cache
+def _lexicon(record: Language) -> frozenset[str]:
+    words: set[str] = set()
+    for value in (
+        record.assent, record.declining, record.thanking, record.pointers, record.set_pointers,
+        record.function_words, record.question_words, record.definite_articles, record.addressing,
+        record.name_stop_words, record.list_gaps,
+    ):
+        words |= set(value)
+    return frozenset(words)
+
+
+def _segment(text: str, lexicon: frozenset[str]) -> list[str]:
+    """Greedy longest match of ``lexicon`` words in runs of Han text; other characters one word each."""
+    longest = max((len(word) for word in lexicon), default=1)
+    found: list[str] = []
+    position = 0
+    while position < len(text):
+        char = text[position]
+        if not (char.isalnum()):
+            position += 1
+            continue
+        for width in range(min(longest, len(text) - position), 0, -1):
+            piece = text[position : position + width]
+            if piece in lexicon or width == 1:
+                found.append(piece)
+                position += width
+                break
+    return found
+
+
+def han_characters(text: str) -> int:
+    """How many Han characters ``text`` holds."""
+    return len(_HAN.findall(text))
+
+
+from . import de, en, es, fr, zh  # noqa: E402  (the records import ``Language`` from here)
+
+LANGUAGES: tuple[Language, ...] = (en.ENGLISH, fr.FRENCH, de.GERMAN, es.SPANISH, zh.CHINESE)
+"""The shipped languages, in the order a tie in ``detect`` is broken."""
+
+_BY_CODE = {record.code: record for record in LANGUAGES}
+
+UNITS = frozenset(
+    "mm cm m km in inch inches ft foot feet yd yard yards mi mile miles mg g kg t lb lbs oz ml l cl gal gallon "
+    "gallons °c °f c f celsius fahrenheit kelvin k mph kph km/h kmh kwh kw w v a hz khz mhz ghz kb mb gb tb "
+    "% percent s sec min h hr hrs ms".split()
+)
+"""Units of measure: a window's only "candidate" that is one is no name a follow-up points at."""
+
+
+def language(code: str) -> Language:
+    """The shipped record of ``code`` (``en``, ``fr``, ``de``, ``es``, ``zh``)."""
+    return _BY_CODE[code]
+
+
+def detect(text: str) -> Language | None:
+    """The shipped language ``text`` is written in, or ``None`` when it cannot be placed.
+
+    Han characters without kana make Chinese (kana: Japanese, not shipped);
+    otherwise the language whose markers the words hit most, a tie or no hit
+    giving ``None``.
+    """
+    if _KANA.search(text):
+        return None
+    if _HAN.search(text):
+        return _BY_CODE["zh"]
+    words = [part for word in _LATIN_WORD.findall(text.lower().replace("\u2019", "'")) for part in _APART.split(word)]
+    hits = Counter(record.code for record in LANGUAGES if record.spaced for word in words if word in record.markers)
+    if not hits:
+        return None
+    ranked = hits.most_common()
+    if len(ranked) > 1 and ranked[0][1] == ranked[1][1]:
+        return None
+    return _BY_CODE[ranked[0][0]]
