@@ -20,8 +20,10 @@ import re
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
-from ._clean_text import answered_sentence, without_possessive
+from ._clean_text import answered_sentence, split_sentences, without_possessive
 from ._enforce import contains_phrase
+from ._languages import LANGUAGES, detect, phrase_pattern
+from ._pointing_words import points_back
 
 __all__ = [
     "MAX_CANDIDATES",
@@ -38,32 +40,39 @@ MAX_CANDIDATES = 12
 MAX_NGRAMS = 1000
 """At most this many window n-grams are looked up in the graph (one batch call)."""
 
-_TOKEN = re.compile(r"[^\W_][\w'’\-.]*[^\W_]|[^\W_]", re.UNICODE)
-# Capitalised function words: never the start or end of a name.
-_STOP = frozenset(
-    """
-    a an and also are as at be both but by can could do does each every for from have hello hi how i if in is it its
-    just may most my no not of on or our shall should so some than that the their them then there these they this
-    those to tell us we what when where which who why will with would yes you your
-    à au aux avec bonjour ce ces cet cette comment dans de des du elle elles en est et il ils je l la le les leur
-    leurs ma mais mes mon nos notre nous on ou oui par pas pour pouvez quand que quel quelle quelles quels qui sa
-    se si son sont souhaitez ses sur ta te tes ton tous tout toute toutes un une vos votre vous voulez y
-    """.split()
+_HAN_CHARS = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_LETTER = rf"(?:(?![{_HAN_CHARS}])[^\W_])"
+# A token is a run of Han characters, or a word of another script: "提供Kadoro和" holds three tokens.
+_TOKEN = re.compile(
+    rf"[{_HAN_CHARS}]+|{_LETTER}(?:(?![{_HAN_CHARS}])[\w'’\-.])*{_LETTER}|{_LETTER}", re.UNICODE
 )
+# Capitalised function words of every shipped language: never the start or end of a name.
+_STOP = frozenset(word for record in LANGUAGES for word in record.name_stop_words)
 _CONNECTORS = frozenset({"de", "du", "des", "d", "of", "for", "la", "le", "les", "l", "del", "da", "von", "van", "&"})
-_LIST_GAPS = frozenset({",", "or", "and", "et", "ou", ", or", ", and", ", et", ", ou", "/", "ou bien", "or else"})
-_QUOTED = re.compile(r"“([^”\n]{2,60})”|«\s*([^»\n]{2,60}?)\s*»|\"([^\"\n]{2,60})\"|‘([^’\n]{2,60})’")
-_SENTENCE_END = re.compile(r"[.!?;:\n«»\"“”()\[\]]\s*$")
-_ORDINALS: tuple[tuple[re.Pattern[str], int], ...] = tuple(
-    (re.compile(pattern, re.IGNORECASE), index)
-    for pattern, index in (
-        (r"\b(?:first|1st|former|premi[eè]re?|1(?:er|re|ère))\b", 0),
-        (r"\b(?:second|2nd|deuxi[eè]me|seconde?|2e|2ème)\b", 1),
-        (r"\b(?:third|3rd|troisi[eè]me|3e|3ème)\b", 2),
-        (r"\b(?:fourth|4th|quatri[eè]me|4e|4ème)\b", 3),
-        (r"\b(?:last|latter|derni[eè]re?)\b", -1),
-    )
+# What joins the items of an option list, in every shipped language ("A1, B1 or C1", "A1 oder B1", "医疗、建筑").
+_LIST_GAPS = frozenset(gap for record in LANGUAGES for gap in record.list_gaps)
+_QUOTED = re.compile(
+    r"“([^”\n]{2,60})”|«\s*([^»\n]{2,60}?)\s*»|\"([^\"\n]{2,60})\"|‘([^’\n]{2,60})’|„([^“\n]{2,60})“"
+    r"|「([^」\n]{1,60})」|《([^》\n]{1,60})》|『([^』\n]{1,60})』"
 )
+_SENTENCE_END = re.compile(r"[.!?;:\n«»\"“”()\[\]¿¡]\s*$")
+
+
+def _ordinal(index: int) -> re.Pattern[str]:
+    """The ordinals of every shipped language for the option at ``index`` (-1: the last one)."""
+    fragments = [
+        phrase_pattern((record.last if index == -1 else record.ordinals[index],), spaced=record.spaced)
+        + (r"\b" if record.spaced else "")
+        for record in LANGUAGES
+    ]
+    return re.compile("|".join(fragments), re.IGNORECASE)
+
+
+_ORDINALS: tuple[tuple[re.Pattern[str], int], ...] = tuple((_ordinal(index), index) for index in (0, 1, 2, 3, -1))
+_HAN_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
+_HAN_GAPS = re.compile("|".join(sorted((re.escape(gap) for gap in _LIST_GAPS if not gap.isascii()), key=len, reverse=True)))
+_HAN_CLAUSE = re.compile(r"[：:；;。？！?!（）()]|(?:包括|比如|例如)")
+_MAX_HAN_OPTION = 8
 _NUMBERED = re.compile(r"(?:\b(?:number|option|no\.?|n°|numéro)\s*|#)(\d{1,2})\b", re.IGNORECASE)
 
 
@@ -94,8 +103,12 @@ def _is_filler(token: str) -> bool:
     return word in _STOP or word in _CONNECTORS
 
 
-def _runs(text: str) -> list[_Run]:
-    """Maximal runs of name-like tokens, joined across "de", "of"… when a name follows."""
+def _runs(text: str, *, split_at_stop_words: bool = False) -> list[_Run]:
+    """Maximal runs of name-like tokens, joined across "de", "of"… when a name follows.
+
+    ``split_at_stop_words``: a function word inside a run ends it, where every
+    noun is capitalised and "Suchen Sie A1" is no name but "A1" is.
+    """
     matches = list(_TOKEN.finditer(text))
     runs: list[_Run] = []
     index = 0
@@ -110,6 +123,8 @@ def _runs(text: str) -> list[_Run]:
             if gap.strip() not in {"", "-"}:
                 break
             token = matches[probe].group()
+            if split_at_stop_words and token.casefold() in _STOP:
+                break
             if _name_like(token):
                 last = probe
             elif token.casefold() not in _CONNECTORS:
@@ -139,9 +154,23 @@ def _plain_word(run: _Run, text: str, texts: Sequence[str]) -> bool:
     return all(_sentence_initial(other, match.start()) for other in texts for match in pattern.finditer(other))
 
 
+def _han_option_lists(text: str) -> list[tuple[str, ...]]:
+    """The option lists of Chinese text: short items joined by "、", "和", "还是"… within one clause."""
+    lists: list[tuple[str, ...]] = []
+    for clause in _HAN_CLAUSE.split(text):
+        items = [item.strip(" ，,") for item in _HAN_GAPS.split(clause)]
+        if len(items) >= 2 and all(0 < len(item) <= _MAX_HAN_OPTION for item in items):
+            lists.append(tuple(items))
+    return lists
+
+
 def option_lists(text: str) -> list[tuple[str, ...]]:
-    """The option lists of one message, in order: runs joined by ",", "or", "et", "ou"…"""
-    runs = [run for run in _runs(text) if run.text.casefold() not in _STOP]
+    """The option lists of one message, in order: runs joined by ",", "or", "et", "oder", "、"…"""
+    if _HAN_RUN.search(text) and not any(char.isupper() for char in text):
+        return _han_option_lists(text)
+    record = detect(text)
+    split = record is not None and record.capitalises_nouns
+    runs = [run for run in _runs(text, split_at_stop_words=split) if run.text.casefold() not in _STOP]
     lists: list[tuple[str, ...]] = []
     chain: list[_Run] = []
     for run in runs:
@@ -174,6 +203,15 @@ def name_ngrams(texts: Iterable[str], *, max_words: int = 4, limit: int = MAX_NG
     seen: set[str] = set()
     spans: list[str] = []
     for text in texts:
+        for run in _HAN_RUN.findall(text):  # written without spaces: every 2- to 6-character piece may be a name
+            for start in range(len(run)):
+                for width in range(2, min(6, len(run) - start) + 1):
+                    span = run[start : start + width]
+                    if span not in seen:
+                        seen.add(span)
+                        spans.append(span)
+                        if len(spans) >= limit:
+                            return spans
         matches = list(_TOKEN.finditer(text))
         tokens = [match.group() for match in matches]
         for start in range(len(tokens)):
@@ -267,17 +305,45 @@ def collect_candidates(
     for _, text in reversed(messages):
         in_graph = [known[span.casefold()] for span in name_ngrams([text]) if span.casefold() in known]
         listed = [item for options in option_lists(text) for item in options]
-        capitalised = [run.text for run in _runs(text) if not _plain_word(run, text, texts)]
+        record = detect(text)
+        nouns_capitalised = record is not None and record.capitalises_nouns
+        capitalised = [
+            run.text
+            for run in _runs(text, split_at_stop_words=nouns_capitalised)
+            if not _plain_word(run, text, texts) and not (nouns_capitalised and _common_noun(run.text))
+        ]
         for name in [*in_graph, *listed, *capitalised, *_quoted(text)]:
             add(name)
     options: tuple[str, ...] = ()
     for role, text in reversed(messages):
         if role == "assistant":
-            # Ordinals count in the question the reply answers (``answered_sentence``).
-            lists = option_lists(answered_sentence(text))
-            options = lists[-1] if lists else ()
+            options = _answered_options(text)
             break
     return Candidates(names=tuple(names[:limit]), options=options)
+
+
+def _answered_options(text: str) -> tuple[str, ...]:
+    """The options ordinals count in: the last list of the question a reply answers (``answered_sentence``),
+    else, when that question only points at them ("Kadoro, Magazio or Cerclia. Which one interests you?",
+    "Welches interessiert Sie?"), the last list of the sentences before it in the same message."""
+    answered = answered_sentence(text)
+    lists = option_lists(answered)
+    if lists:
+        return lists[-1]
+    if not points_back(answered):
+        return ()
+    sentences = split_sentences(text)
+    before = sentences[: sentences.index(answered)] if answered in sentences else []
+    for sentence in reversed(before):
+        lists = option_lists(sentence)
+        if lists:
+            return lists[-1]
+    return ()
+
+
+def _common_noun(name: str) -> bool:
+    """One capitalised word and nothing else of a name's shape: in German, a noun ("Produkte", "Schulung")."""
+    return " " not in name and not name.isupper() and not any(char.isdigit() or char.isupper() for char in name[1:])
 
 
 def picked_option(reply: str, candidates: Candidates) -> str | None:

@@ -81,8 +81,16 @@ def is_scaffold(text: str) -> bool:
     return stripped[:1].isdigit() or _SCAFFOLD.search(stripped) is not None
 
 
+_HAN_CHARS = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_HAN = re.compile(f"[{_HAN_CHARS}]")
+_WORD_NOT_HAN = rf"[^\W{_HAN_CHARS}]"
+
+
 def contains_phrase(haystack: str | Iterable[str], needle: str) -> bool:
     """Whole-word containment after ``normalize_for_compare``, blind to runs of white space.
+
+    Words end at white space and punctuation, and where Han text meets a word
+    of another script ("提供Kadoro和"); Han text is matched anywhere in Han text.
 
     Case, compatibility forms (full-width letters) and invisible characters
     (zero-width space, soft hyphen, BOM, word joiner) make no difference. A
@@ -93,7 +101,10 @@ def contains_phrase(haystack: str | Iterable[str], needle: str) -> bool:
     if not needle:
         return False
     texts = (haystack,) if isinstance(haystack, str) else tuple(haystack)
-    pattern = re.compile(r"(?<!\w)" + re.escape(needle) + r"(?!\w)")
+    # Han characters are written without spaces: a Han end needs no boundary, and a Han neighbour is one.
+    start = "" if _HAN.match(needle[0]) else rf"(?<!{_WORD_NOT_HAN})"
+    end = "" if _HAN.match(needle[-1]) else rf"(?!{_WORD_NOT_HAN})"
+    pattern = re.compile(start + re.escape(needle) + end)
     return any(pattern.search(normalize_for_compare(text)) is not None for text in texts if isinstance(text, str))
 
 

@@ -55,7 +55,7 @@ GERMAN = Language(
         "unsere es er welche welcher welches wie was wo wann warum gerne bitte danke ja nein hallo guten tag".split()
     ),
     list_gaps=frozenset({"oder", "und", ", oder", ", und", "bzw.", "sowie"}),
-    ordinals=(r"erste[nmrs]?|1\.", r"zweite[nmrs]?|2\.", r"dritte[nmrs]?|3\.", r"vierte[nmrs]?|4\."),
+    ordinals=(r"erste[nmrs]?", r"zweite[nmrs]?", r"dritte[nmrs]?", r"vierte[nmrs]?"),
     last=r"letzte[nmrs]?",
     extra={
         # The formal "Sie", "Ihr", "Ihnen" inside a sentence address the assistant, the company: they point at

@@ -60,6 +60,6 @@ SPANISH = Language(
         "ustedes hola buenos cómo cuál dónde cuándo por para con también sí no".split()
     ),
     list_gaps=frozenset({"o", "y", "u", "e", ", o", ", y", "o bien"}),
-    ordinals=(r"primer[oa]?|1\.?º|1\.?ª", r"segund[oa]|2\.?º|2\.?ª", r"tercer[oa]?|3\.?º|3\.?ª", r"cuart[oa]|4\.?º|4\.?ª"),
+    ordinals=(r"primer[oa]?", r"segund[oa]", r"tercer[oa]?", r"cuart[oa]"),
     last=r"últim[oa]",
 )
