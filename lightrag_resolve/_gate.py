@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from ._clean_text import is_question, visible
+import re
 
-__all__ = ["DEFAULT_MAX_RESOLVE_WORDS", "should_resolve"]
+from ._clean_text import is_question, visible
+from ._languages import HAN_CHARS_PER_WORD
+
+__all__ = ["DEFAULT_MAX_RESOLVE_WORDS", "should_resolve", "word_count"]
 
 DEFAULT_MAX_RESOLVE_WORDS = 4
 
@@ -16,13 +19,30 @@ def should_resolve(query: str, max_words: int = DEFAULT_MAX_RESOLVE_WORDS) -> bo
     question. A question that stands on its own is never resolved: a model
     asked to resolve it always invents a frame, and an invented frame is
     worse than none. A question is recognised in any script (``？``, ``؟``,
-    ``;`` in Greek, ...: ``_text.is_question``), past trailing spaces,
+    ``;`` in Greek, ...: ``_clean_text.is_question``), past trailing spaces,
     closing quotes and invisible characters; words are counted on the
-    visible text, so a message of format characters alone is empty.
+    visible text by script (``word_count``), so a message of format
+    characters alone is empty and a long request written without spaces is
+    no short reply.
     """
     if not isinstance(query, str):
         raise TypeError(f"query must be a str, got {type(query).__name__}")
-    words = visible(query).split()
+    words = word_count(query)
     if not words or is_question(query):
         return False
-    return len(words) <= max_words
+    return words <= max_words
+
+
+_UNSPACED = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]")
+"""Characters of scripts written without spaces between words: Han, kana (and Hangul syllables, counted alike)."""
+
+
+def word_count(text: str) -> float:
+    """How many words ``text`` holds: space-separated words, with a run written without spaces counted by its
+    characters (``HAN_CHARS_PER_WORD`` a word, measured on Chinese)."""
+    count = 0.0
+    for word in visible(text).split():
+        unspaced = len(_UNSPACED.findall(word))
+        rest = [piece for piece in _UNSPACED.sub(" ", word).split() if any(char.isalnum() for char in piece)]
+        count += unspaced / HAN_CHARS_PER_WORD + len(rest) if unspaced else 1
+    return count

@@ -25,6 +25,7 @@ from ._enforce import (
     standalone_question,
 )
 from ._fallback import fall_back, untouched
+from ._languages import UNITS, detect
 from ._model_call import response_format
 from ._parse import ReferenceAnswer
 from ._prompts import reference_schema
@@ -88,6 +89,18 @@ async def _check(resolver: Resolver, turn: Turn, llm: LLMFunc, *, model: str | N
         return fall_back(safe, "unparsable", decision="error"), None
     proposed = cut_gloss(turn.candidates.by_number(answer.name) or answer.name)
     return _accepted(resolver, turn, safe, proposed), proposed
+
+
+def _sole_candidate_is_evidence(turn: Turn, name: str) -> bool:
+    """Whether the window's one candidate is, with no model call, what the message points at (contract §5.3).
+
+    Only when the candidates are complete (the graph lookup did not fail), the
+    message is in a language the analysis reads (elsewhere its pointing word
+    was not read, the model decides), and the candidate is a name, not a unit
+    of measure ("mm", "°F": found on an unseen dialogue set, where "…in case it
+    rains?" had one put before it).
+    """
+    return not turn.graph_lookup_failed and detect(turn.query) is not None and name.casefold() not in UNITS
 
 
 def _accepted(resolver: Resolver, turn: Turn, safe: Resolution, proposed: str) -> Resolution:

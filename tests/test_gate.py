@@ -1,8 +1,11 @@
 from hypothesis import given
 from hypothesis import strategies as st
+import pytest
 
 from lightrag_resolve import should_resolve
-from lightrag_resolve._clean_text import QUESTION_MARKS, is_question, visible
+from lightrag_resolve._gate import word_count
+from lightrag_resolve._languages import HAN_CHARS_PER_WORD
+from lightrag_resolve._clean_text import QUESTION_MARKS, is_question
 from strategies import FORMAT_CHARS, hostile_text
 
 
@@ -30,9 +33,27 @@ def test_non_text_is_a_clear_error():
 
 @given(st.one_of(st.text(), hostile_text), st.integers(min_value=1, max_value=10))
 def test_gate_passes_exactly_short_non_questions(query, limit):
-    words = visible(query).split()
-    expected = bool(words) and not is_question(query) and len(words) <= limit
+    words = word_count(query)
+    expected = bool(words) and not is_question(query) and words <= limit
     assert should_resolve(query, limit) is expected
+
+
+@given(st.text(alphabet=st.characters(min_codepoint=0x4E00, max_codepoint=0x9FFF), min_size=1, max_size=60))
+def test_han_text_counts_its_characters_by_the_measured_word_length(text):
+    assert word_count(text) == pytest.approx(len(text) / HAN_CHARS_PER_WORD)
+    # A Chinese request longer than the gate's words in characters is never a short reply.
+    assert should_resolve(text) is (len(text) / HAN_CHARS_PER_WORD <= 4)
+
+
+@given(st.lists(st.sampled_from(["B1", "yes", "Santé", "please"]), min_size=1, max_size=8))
+def test_spaced_words_count_one_each(words):
+    assert word_count(" ".join(words)) == len(words)
+
+
+def test_a_long_chinese_request_without_a_question_mark_is_no_short_reply():
+    assert not should_resolve("我想了解一下你们的排班软件的价格和功能")
+    assert not should_resolve("哪些客户已经在用它了")  # a reference written without "？"
+    assert should_resolve("医疗") and should_resolve("第二个") and should_resolve("好的，谢谢")
 
 
 def test_questions_in_any_script_are_declined():

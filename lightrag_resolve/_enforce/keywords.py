@@ -104,10 +104,19 @@ class GroundedKeywords:
     dropped: tuple[str, ...]
 
 
+_COMPOSED_WORD = re.compile(r"[^\W_](?:[\w'’.\-]*[^\W_])?")
+
+
 def _grounded(keyword: str, candidates: Candidates, texts: Sequence[str]) -> bool:
+    """A keyword is grounded when it is a candidate (or holds one, or is held by one), occurs in the reply or
+    the window, or is composed of their words: "Lumora B1" after "Lumora A1 or B1?" names what was offered."""
     if candidates.matching(keyword) is not None:
         return True
-    return any(contains_phrase(text, keyword) for text in texts)
+    if any(contains_phrase(text, keyword) for text in texts):
+        return True
+    words = _COMPOSED_WORD.findall(keyword)
+    sources = (*texts, *candidates.names)
+    return len(words) > 1 and all(contains_phrase(sources, word) for word in words)
 
 
 def ground_keywords(
