@@ -120,6 +120,9 @@ def unnamed_definite(message: str) -> bool:
         return False  # a language the analysis cannot place: the pointer rule has the model decide
     if not record.spaced:
         return _names_nothing_unspaced(text, record)
+    addressing_phrase = record.extra.get("addressing_phrase")
+    if addressing_phrase and re.search(addressing_phrase, word_form(text)):
+        return False  # "su empresa": the message asks about the company
     content = 0
     definite = record.drops_subject
     for word in _TOKEN.findall(text):

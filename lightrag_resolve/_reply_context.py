@@ -73,7 +73,16 @@ _OFFERING = _any_language(lambda record: record.offering)
 _SENTENCE_WORD = re.compile(r"[^\W\d_]+(?:['-][^\W\d_]+)*")
 # A sentence names something when it holds a capital past its first word, letters mixed with digits, or a
 # quoted term: an offer that names nothing ("Would you like to know more?") is about the sentence before it.
-_NAMING = re.compile(r"(?<=\S)\s+\S*[A-ZÀ-ÖØ-Þ]|\b[^\W\d_]+\d|\b\d+[^\W\d_]|[«»“”\"「」《》„]")
+_NAMING_BY_SHAPE = re.compile(r"\b[^\W\d_]+\d|\b\d+[^\W\d_]|[«»“”\"「」《》„]|\b[^\W\d_]+[A-ZÀ-ÖØ-Þ]")
+_NAMING = re.compile(r"(?<=\S)\s+\S*[A-ZÀ-ÖØ-Þ]|" + _NAMING_BY_SHAPE.pattern)
+
+
+def _names_something(sentence: str) -> bool:
+    """Whether ``sentence`` names something (``_NAMING``); where every noun is capitalised, a capital does not."""
+    record = detect(sentence)
+    if record is not None and record.capitalises_nouns:
+        return _NAMING_BY_SHAPE.search(sentence) is not None
+    return _NAMING.search(sentence) is not None
 
 
 def _reply_words(reply: str) -> list[str]:
@@ -114,7 +123,7 @@ def _offer(tail: str) -> str | None:
     offering = _OFFERING if is_question(answered) else _INVITATION
     if not answered or not offering.search(word_form(answered)):
         return None
-    if _NAMING.search(answered):
+    if _names_something(answered):
         return answered
     sentences = split_sentences(tail)
     position = len(sentences) - 1 - sentences[::-1].index(answered) if answered in sentences else 0

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from . import Language
 
+_ADDRESSING_PHRASE = r"(?:su|sus)\s+(?:empresa|compañía|negocio|organización|equipo|empleados|oficinas?|sede|clientes)"
+
 SPANISH = Language(
     code="es",
     drops_subject=True,
@@ -41,7 +43,7 @@ SPANISH = Language(
         r"compro|contrato|recomiendan|recomienda)\b)[^\W\d_]+",
         r"(?:de|a|en|con|para|por)\s+(?:su|sus)\s",
         # "su" addressing the company ("¿Cuántos empleados tiene su empresa?"): written from the example.
-        r"(?:su|sus)\s+(?:empresa|compañía|negocio|organización|equipo|empleados|oficinas?|sede|clientes)\b",
+        _ADDRESSING_PHRASE,
     ),
     elliptical=(r"y", r"¿y", r"qué\s+hay\s+de", r"y\s+qué\s+(?:tal|hay)"),
     # An object pronoun before its verb: "¿Lo tienen?", "¿La ofrecen en Madrid?", "¿Se puede comprar?" is not one.
@@ -62,4 +64,5 @@ SPANISH = Language(
     list_gaps=frozenset({"o", "y", "u", "e", ", o", ", y", "o bien"}),
     ordinals=(r"primer[oa]?", r"segund[oa]", r"tercer[oa]?", r"cuart[oa]"),
     last=r"últim[oa]",
+    extra={"addressing_phrase": r"\b" + _ADDRESSING_PHRASE + r"\b"},
 )
