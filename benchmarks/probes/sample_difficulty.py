@@ -1,7 +1,7 @@
 """How hard is the bundled sample without resolution? Raw and oracle hit@3 per turn class.
 
 Runs the project's evaluation harness (``lightrag_resolve.eval``) on the
-bundled Vellinor sample with two arms: ``raw`` searches with the visitor's own
+bundled Vellinor sample (or on another dataset folder, ``--dataset``) with two arms: ``raw`` searches with the visitor's own
 words, ``oracle`` with the item's hand-written standalone ``rewrite``. Every
 item is retrieved in the mode given by ``--modes`` (each item's own ``mode``
 is overridden), with the real local multilingual embedding (multilingual-e5-small
@@ -24,6 +24,7 @@ Usage::
     python benchmarks/probes/sample_difficulty.py --modes naive,mix  # also mix (local LLM)
     python benchmarks/probes/sample_difficulty.py --modes mix --classes short_reply,reference --out /tmp/mix
     python benchmarks/probes/sample_difficulty.py --modes mix --out /tmp/mix --report-only   # tabulate a part
+    python benchmarks/probes/sample_difficulty.py --dataset benchmarks/data/multilingual --by-language
 """
 
 from __future__ import annotations
@@ -56,6 +57,8 @@ async def llm_that_must_not_be_called(prompt: str, **kwargs: Any) -> str:
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--dataset", type=Path, default=None,
+                        help="a dataset folder (items.jsonl and kb.json) to measure instead of the bundled sample")
     parser.add_argument("--modes", default="naive", help="comma-separated LightRAG modes (default: naive)")
     parser.add_argument("--k", type=int, default=3, help="the cut-off of hit@k (default: 3)")
     parser.add_argument("--out", type=Path, default=None, help="where the harness keeps its index and results "
@@ -95,7 +98,7 @@ def row_of(record: Any, decisions: dict[str, str | None], by_language: bool = Fa
 
 
 def table(records: Iterable[Any], relevant: dict[str, set[str]], decisions: dict[str, str | None], k: int,
-          by_language: bool = False) -> str:
+          by_language: bool = False, languages: Sequence[str] = ("en", "fr")) -> str:
     """A markdown table: per row, items and raw/oracle hit@k (and the harness's looser hit)."""
     hits: dict[tuple[str, str], list[bool]] = collections.defaultdict(list)
     loose: dict[tuple[str, str], list[bool]] = collections.defaultdict(list)
@@ -106,7 +109,7 @@ def table(records: Iterable[Any], relevant: dict[str, set[str]], decisions: dict
             loose[(row, record.arm)].append(bool(record.hit))
     lines = [f"| turn class | items | raw hit@{k} | oracle hit@{k} | raw hit (harness) | oracle hit (harness) |",
              "|---|---|---|---|---|---|"]
-    rows = [row for turn_class in ROWS for row in (turn_class, *(f"{turn_class} ({lang})" for lang in ("en", "fr")))]
+    rows = [row for turn_class in ROWS for row in (turn_class, *(f"{turn_class} ({lang})" for lang in languages))]
     for row in rows:
         raw, oracle = hits.get((row, "raw"), []), hits.get((row, "oracle"), [])
         if not raw and not oracle:
@@ -141,9 +144,13 @@ def models_for(mode: str) -> tuple[Any, Any, Any]:
 
 
 async def measure(mode: str, args: argparse.Namespace, out: Path) -> str:
-    from lightrag_resolve import sample
+    if args.dataset is not None:
+        dataset = load_dataset(args.dataset, name=args.dataset.name)
+    else:
+        from lightrag_resolve import sample
 
-    dataset = load_dataset(sample.kb_path().parent, name="sample")
+        dataset = load_dataset(sample.kb_path().parent, name="sample")
+    languages = sorted({item.lang for item in dataset.items if item.lang})
     relevant = {item.id: set(item.relevant) for item in dataset.items}
     decisions = {item.id: item.expect_decision for item in dataset.items}
     wanted = {c.strip() for c in args.classes.split(",")} if args.classes else None
@@ -161,7 +168,7 @@ async def measure(mode: str, args: argparse.Namespace, out: Path) -> str:
     errors = [r for r in outcome.records if r.error]
     partial = f" (**partial**: {outcome.missing} retrievals not run)" if outcome.missing else ""
     text = [f"### `{mode}` mode: {len({r.item for r in outcome.records})} items{partial}", "",
-            table(outcome.records, relevant, decisions, args.k, args.by_language)]
+            table(outcome.records, relevant, decisions, args.k, args.by_language, languages)]
     if errors:
         text += ["", f"{len(errors)} retrievals failed (counted as misses): "
                  + "; ".join(f"{r.item}/{r.arm}: {(r.error or '').split(':')[0]}" for r in errors)]
