@@ -48,6 +48,13 @@ _TOKEN = re.compile(
 )
 # Capitalised function words of every shipped language: never the start or end of a name.
 _STOP = frozenset(word for record in LANGUAGES for word in record.name_stop_words)
+"""Every shipped language's: what a text in no language the analysis places is trimmed by."""
+
+
+def _stop_words(text: str) -> frozenset[str]:
+    """The capitalised function words of ``text``'s own language ("Los Angeles" keeps "Los" in English)."""
+    record = detect(text)
+    return record.name_stop_words if record is not None and record.name_stop_words else _STOP
 _CONNECTORS = frozenset({"de", "du", "des", "d", "of", "for", "la", "le", "les", "l", "del", "da", "von", "van", "&"})
 # What joins the items of an option list, in every shipped language ("A1, B1 or C1", "A1 oder B1", "医疗、建筑").
 _LIST_GAPS = frozenset(gap for record in LANGUAGES for gap in record.list_gaps)
@@ -98,9 +105,9 @@ def _sentence_initial(text: str, start: int) -> bool:
     return not before or _SENTENCE_END.search(before) is not None
 
 
-def _is_filler(token: str) -> bool:
+def _is_filler(token: str, stop: frozenset[str] = _STOP) -> bool:
     word = token.casefold().strip("'’")
-    return word in _STOP or word in _CONNECTORS
+    return word in stop or word in _CONNECTORS
 
 
 def _runs(text: str, *, split_at_stop_words: bool = False) -> list[_Run]:
@@ -110,6 +117,7 @@ def _runs(text: str, *, split_at_stop_words: bool = False) -> list[_Run]:
     noun is capitalised and "Suchen Sie A1" is no name but "A1" is.
     """
     matches = list(_TOKEN.finditer(text))
+    stop = _stop_words(text)
     runs: list[_Run] = []
     index = 0
     while index < len(matches):
@@ -123,7 +131,7 @@ def _runs(text: str, *, split_at_stop_words: bool = False) -> list[_Run]:
             if gap.strip() not in {"", "-"}:
                 break
             token = matches[probe].group()
-            if split_at_stop_words and token.casefold() in _STOP:
+            if split_at_stop_words and token.casefold() in stop:
                 break
             if _name_like(token):
                 last = probe
@@ -132,9 +140,9 @@ def _runs(text: str, *, split_at_stop_words: bool = False) -> list[_Run]:
             probe += 1
         # Function words at either end are not part of the name ("The Kadoro" -> "Kadoro").
         first, final = index, last
-        while first <= final and _is_filler(matches[first].group()):
+        while first <= final and _is_filler(matches[first].group(), stop):
             first += 1
-        while final >= first and _is_filler(matches[final].group()):
+        while final >= first and _is_filler(matches[final].group(), stop):
             final -= 1
         if first <= final:
             start, end = matches[first].start(), matches[final].end()
@@ -170,7 +178,8 @@ def option_lists(text: str) -> list[tuple[str, ...]]:
         return _han_option_lists(text)
     record = detect(text)
     split = record is not None and record.capitalises_nouns
-    runs = [run for run in _runs(text, split_at_stop_words=split) if run.text.casefold() not in _STOP]
+    stop = _stop_words(text)
+    runs = [run for run in _runs(text, split_at_stop_words=split) if run.text.casefold() not in stop]
     lists: list[tuple[str, ...]] = []
     chain: list[_Run] = []
     for run in runs:
@@ -214,13 +223,14 @@ def name_ngrams(texts: Iterable[str], *, max_words: int = 4, limit: int = MAX_NG
                             return spans
         matches = list(_TOKEN.finditer(text))
         tokens = [match.group() for match in matches]
+        stop = _stop_words(text)
         for start in range(len(tokens)):
             for width in range(1, max_words + 1):
                 if start + width > len(tokens):
                     break
                 if width > 1 and text[matches[start + width - 2].end() : matches[start + width - 1].start()].strip():
                     break  # a name does not run across punctuation
-                if _is_filler(tokens[start]) or _is_filler(tokens[start + width - 1]):
+                if _is_filler(tokens[start], stop) or _is_filler(tokens[start + width - 1], stop):
                     continue  # no entity name starts or ends with "the", "de", "avec"…
                 span = " ".join(text[matches[start].start() : matches[start + width - 1].end()].split())
                 if span not in seen:

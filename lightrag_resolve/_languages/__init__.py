@@ -47,7 +47,7 @@ _LATIN_WORD = re.compile(r"[^\W\d_]+(?:['-][^\W\d_]+)*")
 _APART = re.compile(r"['-]")
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, repr=False)
 class Language:
     """The words and phrases one language gives the analysis; every field is filled for a shipped language.
 
@@ -104,6 +104,9 @@ class Language:
     last: str
     extra: dict[str, str] = field(default_factory=dict, hash=False, compare=False)
     """Patterns one language's grammar needs and no other's (French inversion, English pronominal "which")."""
+
+    def __repr__(self) -> str:
+        return f"Language({self.code!r})"
 
     def words(self, text: str) -> list[str]:
         """The words of ``text`` (in ``word_form``) as this language's lists are matched: latin words, or

@@ -9,8 +9,8 @@ GERMAN = Language(
     name="German",
     capitalises_nouns=True,
     markers=frozenset(
-        "der die das und ist sind nicht ein eine einen einem mit für auf ich wir ihr ihre ihnen haben hat wie was "
-        "welche welcher welches wann wo warum gibt auch noch schon oder bei von zum zur kann können möchten möchte "
+        "der das und ist sind nicht ein eine einen einem mit für auf ich wir ihr ihre ihnen haben wie "
+        "welche welcher welches wann warum gibt auch noch schon oder bei zum zur kann können möchten möchte "
         "gerne bitte danke sie ihr ihrem ihren unser unsere".split()
     ),
     assent=frozenset(

@@ -11,8 +11,8 @@ SPANISH = Language(
     drops_subject=True,
     name="Spanish",
     markers=frozenset(
-        "el los las del qué cuál cuáles cómo cuánto cuánta cuántos cuántas dónde cuándo por para con una usted "
-        "ustedes está están hay también pero muy tiene tienen puede pueden su sus son sí gracias quiero "
+        "del qué cuál cuáles cómo cuánto cuánta cuántos cuántas dónde cuándo por para una usted "
+        "ustedes está están hay también pero muy tiene tienen puede pueden su sus sí gracias quiero "
         "quisiera ofrecen".split()
     ),
     assent=frozenset(
