@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from . import Language
+from .record import Language
 
 GERMAN = Language(
     code="de",

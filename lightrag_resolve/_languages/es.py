@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from . import Language
+from .record import Language
 
 _ADDRESSING_PHRASE = r"(?:su|sus)\s+(?:empresa|compañía|negocio|organización|equipo|empleados|oficinas?|sede|clientes)"
 

@@ -7,7 +7,7 @@ characters (``HAN_CHARS_PER_WORD``).
 
 from __future__ import annotations
 
-from . import Language
+from .record import Language
 
 CHINESE = Language(
     code="zh",

@@ -1,0 +1,122 @@
+"""The shape of a language's resources (``Language``), and how its words are found in a text."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import cache
+
+__all__ = ["Language", "phrase_pattern"]
+
+_LATIN_WORD = re.compile(r"[^\W\d_]+(?:['-][^\W\d_]+)*")
+
+
+@dataclass(frozen=True, kw_only=True, repr=False)
+class Language:
+    """The words and phrases one language gives the analysis; every field is filled for a shipped language.
+
+    ``markers``: frequent words rare in the other shipped languages (how a
+    message is recognised; a Han-script language is recognised by its script).
+    ``assent``, ``declining``, ``thanking``: the words of a reply that only
+    agrees or declines, those of them that decline, and those that only thank;
+    ``accepting_negations``: negations that accept ("why not").
+    ``offering``: phrases of a question that offers something ("would you
+    like"); ``inviting``: phrases of a sentence that offers or requests ("let
+    me know"). ``pointers``: words that may point at something named before
+    (pronouns, demonstratives, possessives); ``set_pointers``: words that
+    presuppose a set already named ("other", "which one");
+    ``not_pointing``: idioms that hold a pointer without pointing, a dummy
+    subject included ("it rains", "es gibt"); ``elliptical``: openings that
+    point back ("what about"); ``object_pronoun``: an object pronoun before its
+    verb, where the language has one ("vous le proposez").
+    ``function_words``: words that name nothing; ``definite_articles``;
+    ``addressing``: words addressed to the assistant ("you", "Sie");
+    ``name_stop_words``: capitalised words that never start or end a name.
+    ``list_gaps``: what joins the options of a list (", or", "oder", "、");
+    ``ordinals``: patterns for the first, second, third and fourth option, and
+    ``last`` for the last one. ``capitalises_nouns``: a capital marks a noun,
+    not a name (German). ``drops_subject``: a question may leave its subject
+    out ("¿Cuánto cuesta?", "多少钱"), so a short one that names nothing
+    leans on the conversation without any pointing word. ``spaced``: words
+    are written apart.
+    """
+
+    code: str
+    name: str
+    spaced: bool = True
+    capitalises_nouns: bool = False
+    drops_subject: bool = False
+    markers: frozenset[str] = frozenset()
+    assent: frozenset[str]
+    declining: frozenset[str]
+    thanking: frozenset[str]
+    accepting_negations: tuple[str, ...]
+    offering: tuple[str, ...]
+    inviting: tuple[str, ...]
+    pointers: frozenset[str]
+    set_pointers: frozenset[str]
+    not_pointing: tuple[str, ...]
+    elliptical: tuple[str, ...]
+    object_pronoun: str | None = None
+    function_words: frozenset[str]
+    question_words: frozenset[str] = frozenset()
+    definite_articles: frozenset[str]
+    addressing: frozenset[str]
+    name_stop_words: frozenset[str]
+    list_gaps: frozenset[str]
+    ordinals: tuple[str, str, str, str]
+    last: str
+    extra: dict[str, str] = field(default_factory=dict, hash=False, compare=False)
+    """Patterns one language's grammar needs and no other's (French inversion, English pronominal "which")."""
+
+    def __repr__(self) -> str:
+        return f"Language({self.code!r})"
+
+    def words(self, text: str) -> list[str]:
+        """The words of ``text`` (in ``word_form``) as this language's lists are matched: latin words, or
+        for a language written without spaces the lexicon's words found in it, longest first."""
+        if self.spaced:
+            return _LATIN_WORD.findall(text)
+        return _segment(text, self.lexicon)
+
+    @property
+    def lexicon(self) -> frozenset[str]:
+        """Every single word this record lists."""
+        return _lexicon(self)
+
+
+def phrase_pattern(fragments: tuple[str, ...] | list[str], *, spaced: bool) -> str:
+    """One alternation of ``fragments``, at word boundaries where words are written apart."""
+    body = "|".join(fragments)
+    return rf"\b(?:{body})" if spaced else f"(?:{body})"
+
+
+@cache
+def _lexicon(record: Language) -> frozenset[str]:
+    words: set[str] = set()
+    for value in (
+        record.assent, record.declining, record.thanking, record.pointers, record.set_pointers,
+        record.function_words, record.question_words, record.definite_articles, record.addressing,
+        record.name_stop_words, record.list_gaps,
+    ):
+        words |= set(value)
+    return frozenset(words)
+
+
+def _segment(text: str, lexicon: frozenset[str]) -> list[str]:
+    """Greedy longest match of ``lexicon`` words in runs of Han text; other characters one word each."""
+    longest = max((len(word) for word in lexicon), default=1)
+    found: list[str] = []
+    position = 0
+    while position < len(text):
+        char = text[position]
+        if not (char.isalnum()):
+            position += 1
+            continue
+        for width in range(min(longest, len(text) - position), 0, -1):
+            piece = text[position : position + width]
+            if piece in lexicon or width == 1:
+                found.append(piece)
+                position += width
+                break
+    return found
