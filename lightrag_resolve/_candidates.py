@@ -335,7 +335,8 @@ def collect_candidates(
 def _answered_options(text: str) -> tuple[str, ...]:
     """The options ordinals count in: the last list of the question a reply answers (``answered_sentence``),
     else, when that question only points at them ("Kadoro, Magazio or Cerclia. Which one interests you?",
-    "Welches interessiert Sie?"), the last list of the sentences before it in the same message."""
+    "Welches interessiert Sie?"), the last list of the sentence right before it (a list further back may be
+    what a sentence in between said about one of them)."""
     answered = answered_sentence(text)
     lists = option_lists(answered)
     if lists:
@@ -343,12 +344,9 @@ def _answered_options(text: str) -> tuple[str, ...]:
     if not points_back(answered):
         return ()
     sentences = split_sentences(text)
-    before = sentences[: sentences.index(answered)] if answered in sentences else []
-    for sentence in reversed(before):
-        lists = option_lists(sentence)
-        if lists:
-            return lists[-1]
-    return ()
+    position = sentences.index(answered) if answered in sentences else 0
+    lists = option_lists(sentences[position - 1]) if position > 0 else []
+    return lists[-1] if lists else ()
 
 
 def _common_noun(name: str) -> bool:
