@@ -43,9 +43,7 @@ MAX_NGRAMS = 1000
 _HAN_CHARS = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 _LETTER = rf"(?:(?![{_HAN_CHARS}])[^\W_])"
 # A token is a run of Han characters, or a word of another script: "提供Kadoro和" holds three tokens.
-_TOKEN = re.compile(
-    rf"[{_HAN_CHARS}]+|{_LETTER}(?:(?![{_HAN_CHARS}])[\w'’\-.])*{_LETTER}|{_LETTER}", re.UNICODE
-)
+_TOKEN = re.compile(rf"[{_HAN_CHARS}]+|{_LETTER}(?:(?![{_HAN_CHARS}])[\w'’\-.])*{_LETTER}|{_LETTER}", re.UNICODE)
 # Capitalised function words of every shipped language: never the start or end of a name.
 _STOP = frozenset(word for record in LANGUAGES for word in record.name_stop_words)
 """Every shipped language's: what a text in no language the analysis places is trimmed by."""
@@ -55,6 +53,8 @@ def _stop_words(text: str) -> frozenset[str]:
     """The capitalised function words of ``text``'s own language ("Los Angeles" keeps "Los" in English)."""
     record = detect(text)
     return record.name_stop_words if record is not None and record.name_stop_words else _STOP
+
+
 _CONNECTORS = frozenset({"de", "du", "des", "d", "of", "for", "la", "le", "les", "l", "del", "da", "von", "van", "&"})
 # What joins the items of an option list, in every shipped language ("A1, B1 or C1", "A1 oder B1", "医疗、建筑").
 _LIST_GAPS = frozenset(gap for record in LANGUAGES for gap in record.list_gaps)
@@ -77,7 +77,9 @@ def _ordinal(index: int) -> re.Pattern[str]:
 
 _ORDINALS: tuple[tuple[re.Pattern[str], int], ...] = tuple((_ordinal(index), index) for index in (0, 1, 2, 3, -1))
 _HAN_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
-_HAN_GAPS = re.compile("|".join(sorted((re.escape(gap) for gap in _LIST_GAPS if not gap.isascii()), key=len, reverse=True)))
+_HAN_GAPS = re.compile(
+    "|".join(sorted((re.escape(gap) for gap in _LIST_GAPS if not gap.isascii()), key=len, reverse=True))
+)
 _HAN_CLAUSE = re.compile(r"[：:；;。？！?!（）()]|(?:包括|比如|例如)")
 _MAX_HAN_OPTION = 8
 _NUMBERED = re.compile(r"(?:\b(?:number|option|no\.?|n°|numéro)\s*|#)(\d{1,2})\b", re.IGNORECASE)

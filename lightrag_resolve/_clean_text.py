@@ -216,9 +216,7 @@ def is_question(text: str) -> bool:
 # An ASCII "?" with a word, a URL's punctuation or an opening bracket right after it is no sentence end: a
 # query string ("docs/containers?topic=…") or a pattern ("(w)w?(?!1)") in a technical answer.
 _OTHER_QUESTION_MARKS = re.escape("".join(sorted(QUESTION_MARKS - {"?"})))
-_SENTENCE_END = re.compile(
-    "(?<=[" + _OTHER_QUESTION_MARKS + r"。！])\s*|(?<=\?)(?![\w=&%/#+.(-])\s*|(?<=[.!…])\s+"
-)
+_SENTENCE_END = re.compile("(?<=[" + _OTHER_QUESTION_MARKS + r"。！])\s*|(?<=\?)(?![\w=&%/#+.(-])\s*|(?<=[.!…])\s+")
 
 
 def split_sentences(text: str) -> list[str]:

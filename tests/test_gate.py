@@ -15,7 +15,14 @@ def test_short_replies_pass_the_gate():
 
 
 def test_questions_and_long_messages_are_declined():
-    for message in ["", "   ", "Santé ?", "Combien de bureaux avez-vous ?", "one two three four five", "Which retailers run it?"]:
+    for message in [
+        "",
+        "   ",
+        "Santé ?",
+        "Combien de bureaux avez-vous ?",
+        "one two three four five",
+        "Which retailers run it?",
+    ]:
         assert not should_resolve(message)
 
 

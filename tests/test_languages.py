@@ -158,8 +158,12 @@ def test_ordinals_count_in_the_offered_order_in_every_language(code, options, in
         "zh": "{}、{}、{}还是{}",
     }[code].format(*options)
     question = OPTION_QUESTIONS[code].replace("Kadoro, Magazio or Cerclia", joined)
-    for original in ("Kadoro, Magazio ou Cerclia", "Kadoro, Magazio oder Cerclia", "Kadoro, Magazio o Cerclia",
-                     "Kadoro、Magazio还是Cerclia"):
+    for original in (
+        "Kadoro, Magazio ou Cerclia",
+        "Kadoro, Magazio oder Cerclia",
+        "Kadoro, Magazio o Cerclia",
+        "Kadoro、Magazio还是Cerclia",
+    ):
         question = question.replace(original, joined)
     candidates = collect_candidates([("assistant", question)])
     reply = ORDINALS[code][index]
@@ -200,8 +204,13 @@ def test_a_long_chinese_request_is_no_short_reply_and_a_short_one_is():
 
 @pytest.mark.parametrize(
     "message",
-    ["Welche Kunden nutzen es bereits?", "¿Qué clientes lo usan ya?", "哪些客户已经在用它了", "¿Cuánto cuesta al mes?",
-     "多少钱"],
+    [
+        "Welche Kunden nutzen es bereits?",
+        "¿Qué clientes lo usan ya?",
+        "哪些客户已经在用它了",
+        "¿Cuánto cuesta al mes?",
+        "多少钱",
+    ],
 )
 def test_a_reference_leans_on_the_conversation_in_every_language(message):
     assert leans_on_conversation(message)

@@ -117,7 +117,9 @@ def test_a_message_that_names_its_subject_stands_alone(message):
     assert not points_back(message)
 
 
-@pytest.mark.parametrize("message", ["月額はいくらですか？", "???", "Quanto costa al mese?", "Ile kosztuje miesięcznie?"])
+@pytest.mark.parametrize(
+    "message", ["月額はいくらですか？", "???", "Quanto costa al mese?", "Ile kosztuje miesięcznie?"]
+)
 def test_a_message_in_a_language_without_word_lists_is_always_checked(message):
     assert points_back(message)
 

@@ -23,13 +23,29 @@ SPANISH = Language(
     thanking=frozenset("gracias muchas".split()),
     accepting_negations=("por qué no",),
     offering=(
-        r"quiere que", r"quiere saber", r"le gustaría", r"te gustaría", r"desea", r"quiere(?:s)? (?:conocer|ver|recibir)",
-        r"puedo (?:enviarle|mostrarle|contarle|explicarle)", r"le interesa", r"te interesa", r"le envío", r"le mando",
+        r"quiere que",
+        r"quiere saber",
+        r"le gustaría",
+        r"te gustaría",
+        r"desea",
+        r"quiere(?:s)? (?:conocer|ver|recibir)",
+        r"puedo (?:enviarle|mostrarle|contarle|explicarle)",
+        r"le interesa",
+        r"te interesa",
+        r"le envío",
+        r"le mando",
         r"qué tal si",
     ),
     inviting=(
-        r"dígame", r"indíqueme", r"cuénteme", r"puedo (?:enviarle|mostrarle|contarle|explicarle)", r"podría",
-        r"no dude en", r"si (?:lo )?(?:desea|quiere)", r"elija", r"por favor (?:elija|indique|confirme)",
+        r"dígame",
+        r"indíqueme",
+        r"cuénteme",
+        r"puedo (?:enviarle|mostrarle|contarle|explicarle)",
+        r"podría",
+        r"no dude en",
+        r"si (?:lo )?(?:desea|quiere)",
+        r"elija",
+        r"por favor (?:elija|indique|confirme)",
     ),
     pointers=frozenset(
         "lo la los las le les él ella ellos ellas ello este esta estos estas esto ese esa esos esas eso aquel aquella "
@@ -37,7 +53,12 @@ SPANISH = Language(
     ),
     set_pointers=frozenset("otro otra otros otras ambos ambas cuál cuáles".split()),
     not_pointing=(
-        r"lo\s+que", r"la\s+que", r"los\s+que", r"las\s+que", r"el\s+que", r"lo\s+(?:mejor|más|antes)",
+        r"lo\s+que",
+        r"la\s+que",
+        r"los\s+que",
+        r"las\s+que",
+        r"el\s+que",
+        r"lo\s+(?:mejor|más|antes)",
         # Articles before a noun are no pronouns: "la formación", "los clientes" (an article starts a noun phrase).
         r"(?:la|las|los|lo)\s+(?!(?:tienen|tiene|ofrecen|ofrece|usan|usa|venden|vende|puedo|pueden|puede|hay|"
         r"compro|contrato|recomiendan|recomienda)\b)[^\W\d_]+",

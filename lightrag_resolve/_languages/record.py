@@ -95,9 +95,17 @@ def phrase_pattern(fragments: tuple[str, ...] | list[str], *, spaced: bool) -> s
 def _lexicon(record: Language) -> frozenset[str]:
     words: set[str] = set()
     for value in (
-        record.assent, record.declining, record.thanking, record.pointers, record.set_pointers,
-        record.function_words, record.question_words, record.definite_articles, record.addressing,
-        record.name_stop_words, record.list_gaps,
+        record.assent,
+        record.declining,
+        record.thanking,
+        record.pointers,
+        record.set_pointers,
+        record.function_words,
+        record.question_words,
+        record.definite_articles,
+        record.addressing,
+        record.name_stop_words,
+        record.list_gaps,
     ):
         words |= set(value)
     return frozenset(words)
