@@ -19,7 +19,7 @@ CODES = [record.code for record in LANGUAGES]
 # Resources a language may leave empty: Chinese has no articles, no capitalised function words and is
 # recognised by its script, not by marker words.
 MAY_BE_EMPTY = {"zh": {"markers", "definite_articles", "name_stop_words"}}
-OPTIONAL = {"object_pronoun", "extra", "question_words"}
+OPTIONAL = {"object_pronoun", "extra", "question_words", "source"}
 
 
 @pytest.mark.parametrize("code", CODES)
@@ -233,3 +233,25 @@ def test_a_self_contained_question_or_a_dummy_subject_stands_alone(message):
 
 def test_units_are_no_names():
     assert {"mm", "kg", "°f", "inches"} <= UNITS
+
+
+def test_every_resource_file_is_a_shipped_language(tmp_path):
+    from lightrag_resolve._languages import _DATA
+
+    assert sorted(path.stem for path in _DATA.glob("*.json")) == sorted(CODES)
+
+
+def test_a_resource_file_with_a_missing_or_unknown_field_is_refused(tmp_path):
+    import json
+
+    from lightrag_resolve._languages import _DATA
+    from lightrag_resolve._languages.record import load_language
+
+    data = json.loads((_DATA / "de.json").read_text(encoding="utf-8"))
+    del data["assent"]
+    broken = tmp_path / "xx.json"
+    broken.write_text(json.dumps({**data, "asent": "ja"}), encoding="utf-8")
+    with pytest.raises(ValueError, match=r"xx.json: unknown fields \['asent'\], missing fields \['assent'\]"):
+        load_language(broken)
+    (tmp_path / "de.json").write_text((_DATA / "de.json").read_text(encoding="utf-8"), encoding="utf-8")
+    assert load_language(tmp_path / "de.json") == language("de")

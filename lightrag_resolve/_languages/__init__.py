@@ -14,18 +14,20 @@ item was read to write them). A message whose language has no record, or that
 the analysis cannot place (``detect`` returns ``None``), gets no model-free
 shortcut: the model decides.
 
-To add a language, write a module like ``de.py`` with one ``Language`` record,
-add it to ``LANGUAGES``, and run ``tests/test_languages.py``: it checks that
-every shipped language has every resource.
+The records are data: ``data/<code>.json``, one file a language, read by
+``record.load_language``. To add a language, copy a file of a language like
+it (spaced or not, capitalised nouns or not), translate every field, add its
+code to ``LANGUAGES`` below, and run ``tests/test_languages.py``: it checks
+that every shipped language has every resource and that each is read.
 """
 
 from __future__ import annotations
 
 import re
 from collections import Counter
+from pathlib import Path
 
-from . import de, en, es, fr, zh
-from .record import Language, phrase_pattern
+from .record import Language, load_language, phrase_pattern
 
 __all__ = [
     "HAN_CHARS_PER_WORD",
@@ -53,7 +55,11 @@ def han_characters(text: str) -> int:
     return len(_HAN.findall(text))
 
 
-LANGUAGES: tuple[Language, ...] = (en.ENGLISH, fr.FRENCH, de.GERMAN, es.SPANISH, zh.CHINESE)
+_DATA = Path(__file__).with_name("data")
+
+LANGUAGES: tuple[Language, ...] = tuple(
+    load_language(_DATA / f"{code}.json") for code in ("en", "fr", "de", "es", "zh")
+)
 """The shipped languages, in the order a tie in ``detect`` is broken."""
 
 _BY_CODE = {record.code: record for record in LANGUAGES}

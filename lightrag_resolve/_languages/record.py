@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import MISSING, dataclass, field, fields
 from functools import cache
+from pathlib import Path
+from typing import Any
 
-__all__ = ["Language", "phrase_pattern"]
+__all__ = ["Language", "load_language", "phrase_pattern"]
 
 _LATIN_WORD = re.compile(r"[^\W\d_]+(?:['-][^\W\d_]+)*")
 
@@ -43,6 +46,8 @@ class Language:
 
     code: str
     name: str
+    source: str = ""
+    """What the record was written from (its data, never the evaluation items)."""
     spaced: bool = True
     capitalises_nouns: bool = False
     drops_subject: bool = False
@@ -128,3 +133,36 @@ def _segment(text: str, lexicon: frozenset[str]) -> list[str]:
                 position += width
                 break
     return found
+
+
+_LIST_FIELDS = frozenset({"list_gaps"})
+"""Word sets whose items may hold a space (", or", "ou bien"): lists in the data; other word sets are one string."""
+
+
+def load_language(path: Path) -> Language:
+    """The ``Language`` a JSON resource file describes (``_languages/data/<code>.json``).
+
+    Word sets are one string of words separated by spaces (``list_gaps``: a
+    list, since its items may hold a space), phrase patterns lists of
+    regular-expression fragments; ``notes`` explains entries to a reader and
+    is not read. A field the file lacks or does not know is a ``ValueError``
+    naming the file: a language has every resource.
+    """
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data.pop("notes", None)
+    known = {spec.name: spec for spec in fields(Language)}
+    unknown = set(data) - set(known)
+    missing = {name for name, spec in known.items() if spec.default is MISSING and spec.default_factory is MISSING}
+    missing -= set(data)
+    if unknown or missing:
+        raise ValueError(f"{path.name}: unknown fields {sorted(unknown)}, missing fields {sorted(missing)}")
+    values: dict[str, Any] = {}
+    for name, value in data.items():
+        kind = str(known[name].type)
+        if kind.startswith("frozenset"):
+            values[name] = frozenset(value if name in _LIST_FIELDS else value.split())
+        elif kind.startswith("tuple"):
+            values[name] = tuple(value)
+        else:
+            values[name] = value
+    return Language(**values)
