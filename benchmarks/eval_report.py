@@ -98,6 +98,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                         help="MTRAG: only the longer follow-ups that --mtrag-follow-ups N leaves out, no short replies "
                              "(a cut that no rule was written from; combine with --mtrag-limit)")
     parser.add_argument("--sample-mode", default=None, help="the sample's retrieval mode (default: its own, mix)")
+    parser.add_argument("--multilingual-mode", default=None,
+                        help="the multilingual dataset's retrieval mode (default: its own, mix)")
     parser.add_argument("--runs", type=int, default=2, help="runs per item and arm (default: 2)")
     parser.add_argument("--arms", default=",".join(ARM_NAMES), help="comma-separated arms")
     parser.add_argument("--seed", type=int, default=0)
@@ -185,7 +187,8 @@ async def run_reports(args: argparse.Namespace, models: Models) -> dict[str, Eva
         if folder is None or not folder.is_dir():
             print(f"skipping {name}: no dataset at {folder}", file=sys.stderr)
             continue
-        dataset = load_dataset(folder, name=name, default_mode=args.sample_mode if name == "sample" else None)
+        modes = {"sample": args.sample_mode, "multilingual": args.multilingual_mode}
+        dataset = load_dataset(folder, name=name, default_mode=modes.get(name))
         if name == "mtrag" and (args.mtrag_follow_ups or args.mtrag_held_out):
             cut = _with_follow_ups(dataset.items, args.mtrag_follow_ups, args.seed, held_out=args.mtrag_held_out)
             dataset = replace(dataset, items=cut)
