@@ -20,7 +20,7 @@ import re
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
-from ._clean_text import answered_sentence, split_sentences, without_possessive
+from ._clean_text import HAN_CHARS, answered_sentence, split_sentences, without_possessive
 from ._enforce import contains_phrase
 from ._languages import LANGUAGES, detect, phrase_pattern
 from ._pointing_words import points_back
@@ -40,10 +40,9 @@ MAX_CANDIDATES = 12
 MAX_NGRAMS = 1000
 """At most this many window n-grams are looked up in the graph (one batch call)."""
 
-_HAN_CHARS = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
-_LETTER = rf"(?:(?![{_HAN_CHARS}])[^\W_])"
+_LETTER = rf"(?:(?![{HAN_CHARS}])[^\W_])"
 # A token is a run of Han characters, or a word of another script: "提供Kadoro和" holds three tokens.
-_TOKEN = re.compile(rf"[{_HAN_CHARS}]+|{_LETTER}(?:(?![{_HAN_CHARS}])[\w'’\-.])*{_LETTER}|{_LETTER}", re.UNICODE)
+_TOKEN = re.compile(rf"[{HAN_CHARS}]+|{_LETTER}(?:(?![{HAN_CHARS}])[\w'’\-.])*{_LETTER}|{_LETTER}", re.UNICODE)
 # Capitalised function words of every shipped language: never the start or end of a name.
 _STOP = frozenset(word for record in LANGUAGES for word in record.name_stop_words)
 """Every shipped language's: what a text in no language the analysis places is trimmed by."""
@@ -76,7 +75,7 @@ def _ordinal(index: int) -> re.Pattern[str]:
 
 
 _ORDINALS: tuple[tuple[re.Pattern[str], int], ...] = tuple((_ordinal(index), index) for index in (0, 1, 2, 3, -1))
-_HAN_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
+_HAN_RUN = re.compile(f"[{HAN_CHARS}]+")
 _HAN_GAPS = re.compile(
     "|".join(sorted((re.escape(gap) for gap in _LIST_GAPS if not gap.isascii()), key=len, reverse=True))
 )

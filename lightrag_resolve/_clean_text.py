@@ -58,6 +58,11 @@ MAX_KEYWORD_CHARS = 100
 MAX_NAME_CHARS = 120
 """Characters of a reference name; a longer one is rejected as ``too_long``."""
 
+HAN_CHARS = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+"""The Han (CJK ideograph) ranges, for a character class: the script written without spaces the analysis reads."""
+KANA_CHARS = "\u3040-\u30ff"
+HANGUL_CHARS = "\uac00-\ud7af"
+
 MAX_RAW_OUTPUT_CHARS = 2_000
 """Characters of the model's raw answer kept in ``Resolution.raw_output`` (longer ones are marked as cut)."""
 

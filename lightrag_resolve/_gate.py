@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from ._clean_text import is_question, visible
+from ._clean_text import HAN_CHARS, HANGUL_CHARS, KANA_CHARS, is_question, visible
 from ._languages import HAN_CHARS_PER_WORD
 
 __all__ = ["DEFAULT_MAX_RESOLVE_WORDS", "should_resolve", "word_count"]
@@ -33,7 +33,7 @@ def should_resolve(query: str, max_words: int = DEFAULT_MAX_RESOLVE_WORDS) -> bo
     return words <= max_words
 
 
-_UNSPACED = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]")
+_UNSPACED = re.compile(f"[{KANA_CHARS}{HAN_CHARS}{HANGUL_CHARS}]")
 """Characters of scripts written without spaces between words: Han, kana (and Hangul syllables, counted alike)."""
 
 

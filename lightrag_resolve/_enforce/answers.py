@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .._clean_text import (
+    HAN_CHARS,
     MAX_QUERY_CHARS,
     clean_single_line,
     clip_chars,
@@ -81,9 +82,8 @@ def is_scaffold(text: str) -> bool:
     return stripped[:1].isdigit() or _SCAFFOLD.search(stripped) is not None
 
 
-_HAN_CHARS = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
-_HAN = re.compile(f"[{_HAN_CHARS}]")
-_WORD_NOT_HAN = rf"[^\W{_HAN_CHARS}]"
+_HAN = re.compile(f"[{HAN_CHARS}]")
+_WORD_NOT_HAN = rf"[^\W{HAN_CHARS}]"
 
 
 def contains_phrase(haystack: str | Iterable[str], needle: str) -> bool:

@@ -27,6 +27,7 @@ import re
 from collections import Counter
 from pathlib import Path
 
+from .._clean_text import HAN_CHARS, KANA_CHARS
 from .record import Language, load_language, phrase_pattern
 
 __all__ = [
@@ -44,8 +45,8 @@ HAN_CHARS_PER_WORD = 1.663
 """Han characters in a running word of Chinese, measured (``benchmarks/probes/han_word_length.py``): the gate
 counts words in Han text by it, so a long request written without spaces is never a "short reply"."""
 
-_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
-_KANA = re.compile(r"[\u3040-\u30ff]")
+_HAN = re.compile(f"[{HAN_CHARS}]")
+_KANA = re.compile(f"[{KANA_CHARS}]")
 _LATIN_WORD = re.compile(r"[^\W\d_]+(?:['-][^\W\d_]+)*")
 _APART = re.compile(r"['-]")
 
