@@ -69,6 +69,7 @@ class _Patterns:
     inversion: re.Pattern[str] | None
     pronominal_which: re.Pattern[str] | None
     formal_address: re.Pattern[str] | None
+    addressing_phrase: re.Pattern[str] | None
 
 
 @cache
@@ -84,6 +85,7 @@ def _patterns(record: Language) -> _Patterns:
         inversion=optional(record.extra.get("inversion")),
         pronominal_which=optional(record.extra.get("pronominal_which")),
         formal_address=optional(record.extra.get("formal_address")),
+        addressing_phrase=optional(record.extra.get("addressing_phrase")),
     )
 
 
@@ -120,8 +122,8 @@ def unnamed_definite(message: str) -> bool:
         return False  # a language the analysis cannot place: the pointer rule has the model decide
     if not record.spaced:
         return _names_nothing_unspaced(text, record)
-    addressing_phrase = record.extra.get("addressing_phrase")
-    if addressing_phrase and re.search(addressing_phrase, word_form(text)):
+    addressing_phrase = _patterns(record).addressing_phrase
+    if addressing_phrase is not None and addressing_phrase.search(word_form(text)):
         return False  # "su empresa": the message asks about the company
     content = 0
     definite = record.drops_subject
@@ -210,6 +212,8 @@ def points_back(message: str) -> bool:
     if patterns.formal_address is not None:
         shown = patterns.formal_address.sub(" ", shown)
     text = word_form(shown)
+    if patterns.addressing_phrase is not None:  # "su empresa": the company, not a thing named before
+        text = patterns.addressing_phrase.sub(" ", text)
     if patterns.elliptical.search(text) or (patterns.object_pronoun and patterns.object_pronoun.search(text)):
         return True
     pointers = record.pointers | record.set_pointers
