@@ -24,17 +24,20 @@ real query; documents follow from the fused chunks. It reads
 
 from __future__ import annotations
 
-import argparse
-import asyncio
 import json
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from lightrag import LightRAG, QueryParam
-from reference_text_probe import hit_at, open_index, print_table  # run as a script: benchmarks/probes/ is on the path
+from reference_text_probe import (  # run as a script: benchmarks/probes/ is on the path
+    first_run_by_item,
+    hit_at,
+    open_index,
+    probe_main,
+)
 
-from lightrag_resolve import _host
+from lightrag_resolve import _lightrag_seam
 from lightrag_resolve._fusion import SecondSearch, fusing
 
 COLUMNS = ("raw", "resolve (recorded)", "prose (recorded)", "resolved", "fused with the words", "fused with prose")
@@ -62,11 +65,8 @@ def prose_question(arms: Mapping[str, Any]) -> str | None:
 
 async def probe(folder: Path, items_path: Path, k: int) -> dict[str, dict[str, int]]:
     items = {row["id"]: row for row in map(json.loads, items_path.read_text(encoding="utf-8").splitlines()) if row}
-    by_item: dict[str, dict[str, Any]] = {}
-    for record in json.loads((folder / "results.json").read_text(encoding="utf-8"))["records"]:
-        if record["run"] == 0:
-            by_item.setdefault(record["item"], {})[record["arm"]] = record
-    _host.install()  # the vector search seam that ``fusing`` acts through
+    by_item = first_run_by_item(folder)
+    _lightrag_seam.install()  # the vector search seam that ``fusing`` acts through
     rag = await open_index(folder)
     rows: dict[str, dict[str, int]] = {}
     try:
@@ -93,16 +93,7 @@ async def probe(folder: Path, items_path: Path, k: int) -> dict[str, dict[str, i
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("folder", type=Path, help="an evaluation's dataset folder (results.json and lightrag/)")
-    parser.add_argument("--items", type=Path, required=True, help="the dataset's items (turns.jsonl / items.jsonl)")
-    parser.add_argument("--k", type=int, default=3)
-    args = parser.parse_args()
-    rows = asyncio.run(probe(args.folder, args.items, args.k))
-    if not rows:
-        raise SystemExit("no changed reference with relevant documents in these records")
-    print(f"{len(rows)} changed references, hit@{args.k}, wins/losses against raw")
-    print_table(rows, COLUMNS)
+    probe_main(probe, turns="changed references", columns=COLUMNS)
 
 
 if __name__ == "__main__":

@@ -27,7 +27,8 @@ import argparse
 import asyncio
 import json
 import re
-from collections.abc import Callable, Mapping, Sequence
+import sys
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -99,13 +100,18 @@ async def open_index(folder: Path) -> LightRAG:
     return rag
 
 
-async def probe(folder: Path, items_path: Path, k: int) -> dict[str, dict[str, int]]:
-    items = {row["id"]: row for row in map(json.loads, items_path.read_text(encoding="utf-8").splitlines()) if row}
-    records = json.loads((folder / "results.json").read_text(encoding="utf-8"))["records"]
+def first_run_by_item(folder: Path) -> dict[str, dict[str, Any]]:
+    """Each item's run-1 records of an evaluation folder, by arm."""
     by_item: dict[str, dict[str, Any]] = {}
-    for record in records:
+    for record in json.loads((folder / "results.json").read_text(encoding="utf-8"))["records"]:
         if record["run"] == 0:
             by_item.setdefault(record["item"], {})[record["arm"]] = record
+    return by_item
+
+
+async def probe(folder: Path, items_path: Path, k: int) -> dict[str, dict[str, int]]:
+    items = {row["id"]: row for row in map(json.loads, items_path.read_text(encoding="utf-8").splitlines()) if row}
+    by_item = first_run_by_item(folder)
     rag = await open_index(folder)
     rows: dict[str, dict[str, int]] = {}
     try:
@@ -143,17 +149,27 @@ def print_table(rows: Mapping[str, Mapping[str, int]], columns: Sequence[str]) -
         print(f"| {column} | {hits} | {wins}/{losses} |")
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def probe_main(
+    probe: Callable[[Path, Path, int], Awaitable[Mapping[str, Mapping[str, int]]]],
+    *,
+    turns: str,
+    columns: Sequence[str] | None = None,
+) -> None:
+    """The command line of a probe over an evaluation folder: run ``probe``, print its table of ``turns``."""
+    parser = argparse.ArgumentParser(description=(sys.modules["__main__"].__doc__ or "").split("\n\n")[0])
     parser.add_argument("folder", type=Path, help="an evaluation's dataset folder (results.json and lightrag/)")
     parser.add_argument("--items", type=Path, required=True, help="the dataset's items (turns.jsonl / items.jsonl)")
     parser.add_argument("--k", type=int, default=3)
     args = parser.parse_args()
     rows = asyncio.run(probe(args.folder, args.items, args.k))
     if not rows:
-        raise SystemExit("no resolved reference with relevant documents in these records")
-    print(f"{len(rows)} resolved references, hit@{args.k}, wins/losses against raw")
-    print_table(rows, list(next(iter(rows.values()))))
+        raise SystemExit(f"no {turns} with relevant documents in these records")
+    print(f"{len(rows)} {turns}, hit@{args.k}, wins/losses against raw")
+    print_table(rows, columns if columns is not None else list(next(iter(rows.values()))))
+
+
+def main() -> None:
+    probe_main(probe, turns="resolved references")
 
 
 if __name__ == "__main__":
