@@ -69,10 +69,9 @@ async def _check(resolver: Resolver, turn: Turn, llm: LLMFunc, *, model: str | N
     if not names:
         # Nothing named that the message could point at: no model call is spent.
         return fall_back(untouched(turn, "reference", model=model), "no_candidates", decision="ambiguous"), None
-    if len(names) == 1 and not (resolver.tuning.check_sole_candidate or turn.graph_lookup_failed):
-        return _accepted(resolver, turn, untouched(turn, "reference", model=model, candidates=names), names[0]), names[
-            0
-        ]
+    sole = names[0] if len(names) == 1 else None
+    if sole is not None and not resolver.tuning.check_sole_candidate and _sole_candidate_is_evidence(turn, sole):
+        return _accepted(resolver, turn, untouched(turn, "reference", model=model, candidates=names), sole), sole
     fmt = response_format(llm, reference_schema(turn), wanted=resolver.config.structured_output, json_fallback=False)
     reply = await resolver.ask(
         "reference", resolver.reference_prompt, turn, llm, resolver.config.reference_timeout, **fmt

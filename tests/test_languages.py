@@ -255,3 +255,44 @@ def test_a_resource_file_with_a_missing_or_unknown_field_is_refused(tmp_path):
         load_language(broken)
     (tmp_path / "de.json").write_text((_DATA / "de.json").read_text(encoding="utf-8"), encoding="utf-8")
     assert load_language(tmp_path / "de.json") == language("de")
+
+
+# ---- the one-candidate shortcut needs evidence ----------------------------------------------------------------
+
+
+def _sole_candidate_turn(query: str, assistant: str):
+    from lightrag_resolve import Message, Turn
+
+    return Turn(query=query, history=(Message(role="assistant", content=assistant),), mode="naive")
+
+
+def test_a_sole_candidate_that_is_a_unit_is_left_to_the_model():
+    import asyncio
+
+    from fakes import ScriptedLLM
+
+    from lightrag_resolve import Resolver
+
+    unit = _sole_candidate_turn("How much does it weigh in total?", "Each box weighs 12 KG.")
+    assert unit.candidates.names == ("KG",)
+    llm = ScriptedLLM(replies={"reference": "KEEP"})
+    kept = asyncio.run(Resolver().resolve(unit, llm=llm))
+    assert llm.roles() == ["reference"] and kept.fallback_reason == "keep"
+    named = _sole_candidate_turn("How much does it weigh in total?", "Each box of Kadoro weighs a lot.")
+    llm = ScriptedLLM(replies={"reference": "KEEP"})
+    resolved = asyncio.run(Resolver().resolve(named, llm=llm))
+    assert llm.roles() == [] and resolved.entity == "Kadoro"  # a name: the shortcut fires with no model call
+
+
+def test_a_sole_candidate_is_no_shortcut_in_a_language_the_analysis_cannot_place():
+    import asyncio
+
+    from fakes import ScriptedLLM
+
+    from lightrag_resolve import Resolver
+
+    turn = _sole_candidate_turn("Quanto costa questo al mese?", "Il nostro terminale si chiama Kadoro.")
+    assert detect(turn.query) is None and turn.candidates.names == ("Kadoro",)
+    llm = ScriptedLLM(replies={"reference": "AMBIGUOUS"})
+    decided = asyncio.run(Resolver().resolve(turn, llm=llm))
+    assert llm.roles()[0] == "reference" and decided.entity is None

@@ -36,7 +36,6 @@ __all__ = [
     "UNITS",
     "Language",
     "detect",
-    "han_characters",
     "language",
     "phrase_pattern",
 ]
@@ -49,11 +48,6 @@ _HAN = re.compile(f"[{HAN_CHARS}]")
 _KANA = re.compile(f"[{KANA_CHARS}]")
 _LATIN_WORD = re.compile(r"[^\W\d_]+(?:['-][^\W\d_]+)*")
 _APART = re.compile(r"['-]")
-
-
-def han_characters(text: str) -> int:
-    """How many Han characters ``text`` holds."""
-    return len(_HAN.findall(text))
 
 
 _DATA = Path(__file__).with_name("data")
