@@ -29,7 +29,15 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from ._clean_text import answered_sentence, clean_single_line, is_question, split_sentences, visible, word_form
+from ._clean_text import (
+    answered_sentence,
+    clean_single_line,
+    is_question,
+    split_sentences,
+    visible,
+    word_form,
+)
+from ._gate import word_count
 from ._languages import LANGUAGES, Language, detect, phrase_pattern
 
 __all__ = [
@@ -162,10 +170,25 @@ def asks_something(text: str) -> bool:
 
 
 def _tail(text: str, max_words: int) -> str:
-    """The last ``max_words`` words of ``text``, on one line, at most ``MAX_CONTEXT_CHARS`` characters."""
-    words = clean_single_line(text).split()[-max_words:]
-    line = " ".join(words)
-    if len(line) > MAX_CONTEXT_CHARS:
+    """The whole sentences of ``text`` that hold its last ``max_words`` words, on one line.
+
+    A sentence is carried whole or not at all (contract §5.6): the sentence in
+    which the last ``max_words`` words begin is taken from its start. Words
+    are counted by script (``word_count``). Sentences are dropped from the
+    front while the line is over ``MAX_CONTEXT_CHARS`` characters; a last
+    sentence longer than that alone keeps its end, from a word boundary.
+    """
+    chosen: list[str] = []
+    words = 0.0
+    for sentence in reversed(split_sentences(clean_single_line(text))):
+        if words >= max_words:
+            break
+        chosen.insert(0, sentence)
+        words += word_count(sentence)
+    while len(chosen) > 1 and len(" ".join(chosen)) > MAX_CONTEXT_CHARS:
+        chosen.pop(0)
+    line = " ".join(chosen)
+    if len(line) > MAX_CONTEXT_CHARS:  # one huge sentence: its end, where the question is
         line = line[-MAX_CONTEXT_CHARS:]
         space = line.find(" ")
         line = line[space + 1 :] if 0 <= space < MAX_CONTEXT_CHARS // 2 else line

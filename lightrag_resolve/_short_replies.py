@@ -22,7 +22,6 @@ from ._enforce import (
     focus_on_pick,
     ground_keywords,
     resolved_meaning,
-    without_other_options,
 )
 from ._fallback import fall_back
 from ._model_call import ModelReply, response_format
@@ -44,12 +43,12 @@ def safe_short_reply(turn: Turn, path: ResolutionPath, reply: ModelReply, model:
     """The safe outcome of a short reply: the visitor's words with the question they answer (contract §5.6).
 
     Every fallback of the short-reply paths returns it, so a reply to a
-    question keeps that question when the model fails or declines. A reply
-    that picked one option carries the question without the others.
+    question keeps that question when the model fails or declines. The
+    question is carried in whole sentences, the options a reply did not pick
+    included: words cut out of a sentence leave a text nobody wrote, and
+    cutting them measured as no gain (docs/findings.md).
     """
     context = turn.reply_context
-    if context is not None:
-        context = without_other_options(context, pick=turn.picked, candidates=turn.candidates) or None
     return Resolution(
         query=append_context(turn.query, context),
         original_query=turn.query,

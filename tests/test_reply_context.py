@@ -9,7 +9,6 @@ from hypothesis import strategies as st
 
 from fakes import ScriptedLLM, keyword_json
 from lightrag_resolve import Message, Resolver, ResolverTuning, Turn
-from lightrag_resolve._candidates import Candidates
 from lightrag_resolve._reply_context import (
     MAX_CONTEXT_CHARS,
     accepted_offer,
@@ -19,11 +18,23 @@ from lightrag_resolve._reply_context import (
     is_assent,
     reply_context,
 )
-from lightrag_resolve._enforce import without_other_options
 from lightrag_resolve._clean_text import answered_sentence, clean_single_line, split_sentences
 from tuned import tuned
 
 QUESTION = "We run Kadoro for shops and Pivotane for clinics. Which one should I describe?"
+SENTENCES = (
+    "We run Kadoro for shops and Pivotane for clinics.",
+    "Zentavo entwickelt Software für vier Branchen: Gesundheit, Logistik, Handel und Bildung.",
+    "Cada sector tiene su producto principal, Klinora, Ferrovi, Tarvo o Aulira.",
+    "Zentavo 有四个附加模块：Avisa、Lumetrik、Firmado 和 Enlace API。",
+    "Nous proposons Magazio et Pivotane pour les équipes postées.",
+)
+QUESTIONS = (
+    "Which one should I describe?",
+    "In welcher Branche ist Ihr Betrieb tätig?",
+    "¿Cuál le interesa?",
+    "您想先了解哪一个？",
+)
 
 
 def test_only_a_question_in_the_last_assistant_message_is_context():
@@ -46,9 +57,9 @@ def test_the_visitors_message_before_the_question_leads_the_context():
         "How much is the Pivotane Bootcamp? It costs €420 a day. Which plan is your company on: Essentiel or Horizon?"
     )
     # Each part keeps its own last words: the visitor's question is not pushed out by a long answer.
-    long_answer = " ".join(f"word{index}" for index in range(300)) + " Which plan?"
+    long_answer = " ".join(f"Fact {index} is here." for index in range(300)) + " Which plan?"
     context = reply_context([("user", "How much is the Bootcamp?"), ("assistant", long_answer)], max_words=5)
-    assert context == "How much is the Bootcamp? word297 word298 word299 Which plan?"
+    assert context == "How much is the Bootcamp? Fact 299 is here. Which plan?"
     # Only a visitor's message counts, and only the one right before the question.
     assert reply_context([("assistant", "Hello."), ("assistant", QUESTION)], max_words=40) == QUESTION
     assert reply_context([("user", "  "), ("assistant", QUESTION)], max_words=40) == QUESTION
@@ -95,21 +106,56 @@ def test_a_question_mark_inside_a_link_asks_nothing():
     assert asks_something("Shall I go on? It takes a minute.") and asks_something("(Did you know?) It works.")
 
 
-def test_the_context_is_the_last_words_within_a_character_bound():
+def test_the_context_is_whole_sentences_holding_the_last_words():
+    sentences = [f"Sentence {index} has exactly six words." for index in range(12)]
+    message = " ".join(sentences) + " Which one?"
+    context = reply_context([("assistant", message)], max_words=14)
+    # 14 words: "Which one?" (2), two whole sentences (12); the third sentence back holds none of them.
+    assert context == " ".join(sentences[-2:]) + " Which one?"
+    crossing = reply_context([("assistant", message)], max_words=15)
+    assert crossing == " ".join(sentences[-3:]) + " Which one?"  # the 15th word's sentence, whole
+
+
+def test_a_context_stays_within_a_character_bound():
     long_message = " ".join(f"word{index}" for index in range(500)) + " ?"
     context = reply_context([("assistant", long_message)], max_words=40)
-    assert context is not None and context.split() == long_message.split()[-40:]
+    # One huge sentence: its end, from a word boundary, where the question is.
+    assert context is not None and len(context) <= MAX_CONTEXT_CHARS and long_message.endswith(context)
+    assert context.split()[0] in long_message.split()
     unbroken = "x" * 100_000 + "?"
     bounded = reply_context([("assistant", unbroken)], max_words=40)
     assert bounded is not None and len(bounded) <= MAX_CONTEXT_CHARS and bounded.endswith("?")
     assert reply_context([("assistant", "Which one?\u200b\x00")], max_words=40) == "Which one?"
+    many = " ".join(f"Is option {index} of forty the one you want?" for index in range(40))
+    kept = reply_context([("assistant", many)], max_words=400)
+    assert kept is not None and len(kept) <= MAX_CONTEXT_CHARS and many.endswith(kept)
+    assert kept.startswith("Is option")  # whole sentences dropped from the front, none cut
+
+
+def _whole_sentences_of(context: str, text: str) -> bool:
+    """Whether ``context`` is the last sentences of ``text``, whole, or the end of its one last sentence."""
+    sentences = split_sentences(clean_single_line(text))
+    suffixes = {" ".join(sentences[-count:]) for count in range(1, len(sentences) + 1)}
+    return context in suffixes or (bool(sentences) and sentences[-1].endswith(context))
 
 
 @given(st.text(max_size=3000), st.integers(min_value=0, max_value=80))
-def test_any_message_gives_a_bounded_single_line_or_none(text, words):
+def test_any_message_gives_a_bounded_single_line_of_whole_sentences_or_none(text, words):
     context = reply_context([("assistant", text)], max_words=words)
     assert context is None or (0 < len(context) <= MAX_CONTEXT_CHARS and "\n" not in context)
-    assert context is None or len(context.split()) <= words
+    assert context is None or _whole_sentences_of(context, text[-8 * MAX_CONTEXT_CHARS :])
+
+
+@given(
+    st.lists(st.sampled_from(SENTENCES), min_size=1, max_size=30),
+    st.sampled_from(QUESTIONS),
+    st.integers(min_value=1, max_value=80),
+)
+def test_sentences_in_any_shipped_language_are_carried_whole(sentences, question, words):
+    message = " ".join([*sentences, question])
+    context = reply_context([("assistant", message)], max_words=words)
+    assert context is not None and context.endswith(question)
+    assert _whole_sentences_of(context, message)
 
 
 @given(st.text(max_size=3000), st.text(max_size=3000), st.integers(min_value=0, max_value=80))
@@ -118,7 +164,7 @@ def test_with_the_visitors_message_each_part_stays_bounded(asked, text, words):
     alone = reply_context([("assistant", text)], max_words=words)
     assert (context is None) == (alone is None)  # the visitor's message never makes a context on its own
     assert context is None or (context.endswith(alone or "") and "\n" not in context)
-    assert context is None or (len(context) <= 2 * MAX_CONTEXT_CHARS + 1 and len(context.split()) <= 2 * words)
+    assert context is None or len(context) <= 2 * MAX_CONTEXT_CHARS + 1
 
 
 @given(
@@ -132,18 +178,11 @@ def test_an_accepted_offer_stays_bounded_and_leads_its_context(asked, offer, phr
     history = [("user", asked), ("assistant", message)]
     accepted = accepted_offer(history, "Yes please")
     context = reply_context(history, max_words=words, reply="Yes please")
-    assert context is None or ("\n" not in context and len(context.split()) <= 2 * words)
-    assert context is None or len(context) <= 2 * MAX_CONTEXT_CHARS + 1
-    offered = " ".join(clean_single_line(accepted or "").split()[-words:])
+    assert context is None or ("\n" not in context and len(context) <= 2 * MAX_CONTEXT_CHARS + 1)
+    offered = clean_single_line(accepted or "")
     if context is not None and 0 < len(offered) <= MAX_CONTEXT_CHARS:
-        assert context.startswith(offered)  # the offer's last words lead; the visitor's message follows
-
-
-def test_a_pick_drops_the_other_options_from_the_context():
-    candidates = Candidates(names=("Santé", "BTP", "Commerce"), options=("Santé", "BTP", "Commerce"))
-    text = "Which sector: Santé, BTP or Commerce (BTP)?"
-    assert without_other_options(text, pick="BTP", candidates=candidates) == "Which sector: , BTP or (BTP)?"
-    assert without_other_options(text, pick=None, candidates=candidates) == text
+        led = [" ".join(split_sentences(offered)[-count:]) for count in range(1, len(split_sentences(offered)) + 1)]
+        assert any(context.startswith(lead) for lead in led)  # the offer's sentences lead; the visitor's follow
 
 
 def _turn(query: str, content: str, mode: str = "naive") -> Turn:
@@ -167,12 +206,13 @@ def test_a_declined_or_failed_reply_still_carries_the_question():
             assert resolution.query == f"Maybe — What do you sell? {QUESTION}" and resolution.changed
 
 
-def test_a_picked_option_carries_the_question_without_the_others():
+def test_a_picked_option_is_the_meaning_and_the_question_is_carried_whole():
     content = "Shall I send the price of Orbit CRM, Pulse POS or Nimbus?"
     llm = ScriptedLLM(replies={"keywords": keyword_json(["Pulse POS"], ["pricing"], query="Pulse POS price")})
     resolution = asyncio.run(Resolver().resolve(_turn("The second one", content, "mix"), llm=llm))
-    assert resolution.context == "What do you sell? Shall I send the price of , Pulse POS or ?"
-    assert "Orbit" not in resolution.query and "Nimbus" not in resolution.query
+    assert resolution.context == f"What do you sell? {content}"  # never words cut out of a sentence
+    meaning = resolution.query.split(" — ")[1]
+    assert "Pulse POS" in meaning and "Orbit" not in meaning and "Nimbus" not in meaning
 
 
 def test_no_question_no_context_and_the_config_can_switch_it_off():

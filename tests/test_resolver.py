@@ -106,7 +106,9 @@ def test_a_naive_reply_that_picks_an_option_of_the_question_needs_no_model():
         resolution = run(Resolver().resolve(turn(reply, "naive", asked, context_words=40), llm=llm))
         assert llm.calls == [] and resolution.fallback_reason is None and resolution.raw_output is None
         assert resolution.query.startswith(f"{reply} — {option} Helix — " if reply != option else f"{option} Helix — ")
-        assert "Essentiel" not in resolution.query and resolution.context is not None
+        meaning, question = resolution.query.split(" — ")[-2:]
+        assert "Essentiel" not in meaning and question == resolution.context  # the question carried whole
+        assert resolution.context.endswith("Which plan: Essentiel, Croissance or Horizon? I can then say.")
     # With the switch on, or for a reply that answers no question, the model is asked as before.
     llm = ScriptedLLM(replies={"text": "Horizon plan training price"})
     rewritten = run(tuned(company_name="Helix", rewrite_picked_replies=True).resolve(turn("Horizon", "naive", asked), llm=llm))

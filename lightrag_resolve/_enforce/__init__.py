@@ -40,7 +40,6 @@ from .meanings import (
     restated,
     restated_name,
     standalone_question,
-    without_other_options,
 )
 from .names import (
     NameOutcome,
@@ -83,5 +82,4 @@ __all__ = [
     "standalone_question",
     "unestablished_in",
     "unestablished_names",
-    "without_other_options",
 ]

@@ -12,7 +12,6 @@ establish.
 from __future__ import annotations
 
 import logging
-import re
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -37,31 +36,12 @@ __all__ = [
     "restated",
     "restated_name",
     "standalone_question",
-    "without_other_options",
 ]
 
 
 def mentions_other_option(text: str, *, pick: str, candidates: Candidates) -> bool:
     """Whether ``text`` names an offered option other than ``pick``."""
     return any(contains_phrase(text, option) for option in candidates.options if option.casefold() != pick.casefold())
-
-
-_EMPTY_BRACKETS = re.compile(r"\(\s*\)|\[\s*\]")
-
-
-def without_other_options(text: str, *, pick: str | None, candidates: Candidates) -> str:
-    """``text`` without the offered options other than ``pick`` (case-insensitive, whole words).
-
-    The assistant's question lists every option; carried into the text of a
-    reply that picked one (contract §5.6), the others would pull their own
-    documents in. Without a pick the text is returned as it is.
-    """
-    if pick is None:
-        return text
-    for option in candidates.options:
-        if option.casefold() != pick.casefold() and not contains_phrase(pick, option):
-            text = re.sub(r"(?<!\w)" + re.escape(option) + r"(?!\w)", "", text, flags=re.IGNORECASE)
-    return " ".join(_EMPTY_BRACKETS.sub("", text).split())
 
 
 def resolved_meaning(turn: Turn, text: object, keywords: tuple[str, ...] = (), *, max_words: int) -> str | None:
