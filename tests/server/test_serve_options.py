@@ -19,6 +19,7 @@ from lightrag_resolve.cli.serve import OWN_FLAGS, FlagError, split_flags
 from lightrag_resolve.local import LOCAL_RESOLVER_TIMEOUT
 from lightrag_resolve.sample import COMPANY_NAME
 from lightrag_resolve.server._launch import served_resolver_config
+from lightrag_resolve.server._local_serving import LOCAL_SERVER_SETTINGS
 from lightrag_resolve.server._served import local_context_size
 
 
@@ -94,6 +95,9 @@ def clean_start(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
         monkeypatch.delenv(name)
     for name in ("LLM_MODEL", "EMBEDDING_MODEL", "EMBEDDING_DIM"):  # --local names its models there
         monkeypatch.setenv(name, os.environ.get(name, "unset"))
+    for name in LOCAL_SERVER_SETTINGS:  # --local sets these where unset: restored, absent or not, after the test
+        monkeypatch.setenv(name, "restored")
+        monkeypatch.delenv(name)
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(sys, "argv", list(sys.argv))
 
