@@ -32,9 +32,7 @@ def default_level(environ: Mapping[str, str]) -> int:
     if not value:
         return logging.WARNING
     if value not in _LEVELS:
-        warnings.warn(
-            f"{LOG_LEVEL_VARIABLE}={value!r} is not one of {', '.join(_LEVELS)}; using WARNING", stacklevel=2
-        )
+        warnings.warn(f"{LOG_LEVEL_VARIABLE}={value!r} is not one of {', '.join(_LEVELS)}; using WARNING", stacklevel=2)
         return logging.WARNING
     level: int = getattr(logging, value)
     return level

@@ -102,7 +102,7 @@ def read_turn(text: str) -> tuple[str, list[Message], str, str | None]:
     except ValueError as exc:
         raise InputError(f"input is not valid JSON: {exc}") from exc
     if not isinstance(data, dict):
-        raise InputError("input must be a JSON object with a \"query\"")
+        raise InputError('input must be a JSON object with a "query"')
     unknown = sorted(set(data) - _FIELDS)
     if unknown:
         raise InputError(f"unknown field(s) {', '.join(unknown)}; expected {', '.join(sorted(_FIELDS))}")
@@ -125,7 +125,7 @@ def _model(args: argparse.Namespace) -> str:
     return model
 
 
-def _timeouts(args: argparse.Namespace) -> dict[str, float]:
+def _timeouts(args: argparse.Namespace) -> dict[str, Any]:
     """The ``ResolverConfig`` timeouts the flags ask for; with ``--local``, the local model's where none."""
     given = {"timeout": args.timeout, "reference_timeout": args.reference_timeout}
     for name, value in given.items():

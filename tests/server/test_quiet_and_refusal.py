@@ -71,13 +71,16 @@ def test_other_lightrag_warnings_pass_unchanged():
 
 @pytest.mark.parametrize("reason", sorted(REASONS))
 def test_every_reason_is_said_in_words_with_its_name(reason: str):
-    said = reason_in_words(Resolution(query="B1", original_query="B1", mode="mix", path="keywords",
-                                      fallback_reason=reason))
+    said = reason_in_words(
+        Resolution(query="B1", original_query="B1", mode="mix", path="keywords", fallback_reason=reason)
+    )
     assert said == f"{REASONS[reason]} ({reason})"
 
 
 def test_a_rejected_name_and_an_unknown_reason_still_get_words():
-    rejected = Resolution(query="x", original_query="x", mode="mix", path="reference", fallback_reason="rejected:company")
+    rejected = Resolution(
+        query="x", original_query="x", mode="mix", path="reference", fallback_reason="rejected:company"
+    )
     assert reason_in_words(rejected).endswith("(rejected:company)") and "refused" in reason_in_words(rejected)
     unknown = Resolution(query="x", original_query="x", mode="mix", path="keywords", fallback_reason="new_reason")
     assert reason_in_words(unknown) == "the resolver left it as written (new_reason)"
