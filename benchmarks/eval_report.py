@@ -41,6 +41,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import os
 import random
 import re
 import sys
@@ -211,6 +212,9 @@ def main(argv: Sequence[str] | None = None, *, models: Models | None = None) -> 
     args = parse_args(argv)
     for name in ("lightrag", "nano-vectordb"):
         logging.getLogger(name).setLevel(logging.WARNING)
+    if not os.environ.get("LIGHTRAG_RESOLVE_LOG_LEVEL"):
+        # The library's per-turn lines are opt-in; an evaluation run has always shown them.
+        logging.getLogger("lightrag_resolve").setLevel(logging.INFO)
     try:
         resolver_config(args)
     except ValueError as exc:

@@ -44,7 +44,9 @@ async def stand_in_llm(prompt: str, system_prompt: str | None = None, **kwargs: 
 
 
 async def main() -> None:
-    logging.getLogger("lightrag").setLevel(logging.WARNING)
+    logging.getLogger("nano-vectordb").setLevel(logging.WARNING)  # it logs each store it opens at INFO
+    # LightRAG warns that the stand-in gave its own extraction no keywords; the printed keywords show that.
+    logging.getLogger("lightrag").setLevel(logging.ERROR)
     rag = ResolvingLightRAG(
         working_dir=tempfile.mkdtemp(prefix="lightrag-resolve-"),
         llm_model_func=stand_in_llm,

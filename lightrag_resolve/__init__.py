@@ -16,11 +16,14 @@ The map (docs/architecture.md has the whole of it):
 - the one module touching LightRAG internals: ``_lightrag_seam``.
 """
 
+import os as _os
+
 from ._config import LLMFunc, ResolverConfig
 from ._conversation import Message, Turn
 from ._errors import LightRAGResolveError
 from ._gate import should_resolve
 from ._lightrag import ResolvingLightRAG
+from ._log_level import set_default_level as _set_default_level
 from ._parse import KeywordAnswer, ReferenceAnswer
 from ._prompts import Prompt
 from ._resolution import Decision, FallbackReason, RejectedReason, Resolution, ResolutionPath, Resolved
@@ -49,6 +52,8 @@ __all__ = [
 ]
 
 __version__ = "0.1.0"
+
+_set_default_level(_os.environ)  # the per-turn INFO lines are opt-in (_log_level)
 
 _DEPRECATED = {"Path": ("ResolutionPath", ResolutionPath)}
 

@@ -7,6 +7,8 @@
     ├── DemoInputError (ValueError)           lightrag-resolve demo: an option it cannot honour
     ├── FlagError (ValueError)                lightrag-resolve serve-gunicorn: a flag only serve takes
     ├── ResolverEnvError (ValueError)         lightrag_resolve.server: a malformed RESOLVER_* variable
+    ├── UnresolvedReplyRefused                serve: a too-short follow-up left unresolved (LightRAG's
+    │                                         RAGQueryTooShortError, a ValueError), with the reason
     ├── SeamError (RuntimeError)              an installed LightRAG it cannot fit (first ResolvingLightRAG, or serve)
     ├── LocalModelError (RuntimeError)        lightrag_resolve.local: a local model it cannot make ready
     │   └── ModelNotInstalledError            ... because its package is not installed

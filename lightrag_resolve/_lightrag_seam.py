@@ -144,6 +144,9 @@ _OLLAMA = "lightrag.api.routers.ollama_api"
 SERVER: tuple[Internal, ...] = (
     Internal(module=_SERVER, name="LightRAG", kind="global", read_by=("create_app",)),
     Internal(module=_SERVER, name="validation_exception_handler", kind="global", read_by=("create_app",)),
+    # Only with served models: the splash screen and /health name them instead of LightRAG's bindings.
+    Internal(module=_SERVER, name="display_splash_screen", kind="global", read_by=("main",)),
+    Internal(module=_SERVER, name="create_app", kind="global", read_by=("main", "get_application")),
     Internal(module=_ROUTES, name="QueryRequest", kind="global", read_by=("create_query_routes",)),
     Internal(module=_ROUTES, name="QueryRequest.enforce_rag_query_minimum"),
     Internal(module=_ROUTES, name="QueryRequest.model_fields", holds=("query", "mode", "conversation_history")),

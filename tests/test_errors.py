@@ -8,6 +8,7 @@ from lightrag_resolve.cli.resolve import InputError
 from lightrag_resolve.cli.serve import FlagError
 from lightrag_resolve.local import LocalModelError, ModelNotInstalledError
 from lightrag_resolve.server import ResolverEnvError
+from lightrag_resolve.server._refusal import UnresolvedReplyRefused
 from lightrag_resolve.server._seam import SeamError
 
 
@@ -21,6 +22,7 @@ from lightrag_resolve.server._seam import SeamError
         (SeamError, RuntimeError),
         (LocalModelError, RuntimeError),
         (ModelNotInstalledError, RuntimeError),
+        (UnresolvedReplyRefused, ValueError),
     ],
 )
 def test_each_error_is_a_library_error_and_keeps_its_standard_base(error, standard):

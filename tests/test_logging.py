@@ -71,18 +71,54 @@ def assert_no_text_above_debug(records: list[logging.LogRecord]) -> None:
             assert text not in shown, (text, shown)
 
 
-def test_the_library_configures_no_logging():
-    """In a fresh process: importing adds no handler to its logger or the root, and sets no level."""
+def _fresh_process(script: str, **environ: str) -> str:
+    import os
+
+    env = {key: value for key, value in os.environ.items() if key != "LIGHTRAG_RESOLVE_LOG_LEVEL"} | environ
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, env=env)
+    return done.stdout.strip() + done.stderr
+
+
+def test_the_library_adds_no_handler_and_quiets_only_its_own_info_lines():
+    """In a fresh process: no handler on its logger or the root; its own level WARNING, so INFO is opt-in."""
     script = (
         "import logging; import lightrag; root = list(logging.getLogger().handlers);"
         "import lightrag_resolve, lightrag_resolve.cli, lightrag_resolve.openai_compat;"
         "ours = logging.getLogger('lightrag_resolve');"
         "assert logging.getLogger().handlers == root, logging.getLogger().handlers;"
-        "assert ours.handlers == [] and ours.propagate and ours.level == logging.NOTSET;"
+        "assert ours.handlers == [] and ours.propagate and ours.level == logging.WARNING, ours;"
         "print('ok')"
     )
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
-    assert done.stdout.strip() == "ok", done.stderr
+    assert _fresh_process(script) == "ok"
+
+
+def test_the_variable_or_the_application_turns_the_info_lines_on():
+    shown = "import lightrag_resolve, logging; print(logging.getLevelName(logging.getLogger('lightrag_resolve').level))"
+    assert _fresh_process(shown, LIGHTRAG_RESOLVE_LOG_LEVEL="info") == "INFO"
+    chosen_first = "import logging; logging.getLogger('lightrag_resolve').setLevel(logging.DEBUG);" + shown
+    assert _fresh_process(chosen_first) == "DEBUG"  # an application's own choice is kept
+
+
+def test_a_malformed_level_is_a_warning_and_the_default():
+    from lightrag_resolve._log_level import default_level
+
+    with pytest.warns(UserWarning, match="LIGHTRAG_RESOLVE_LOG_LEVEL"):
+        assert default_level({"LIGHTRAG_RESOLVE_LOG_LEVEL": "loud"}) == logging.WARNING
+    assert default_level({"LIGHTRAG_RESOLVE_LOG_LEVEL": " debug "}) == logging.DEBUG
+    assert default_level({}) == logging.WARNING
+
+
+def test_a_root_logger_at_info_does_not_print_the_per_turn_line_unless_asked():
+    """nano-vectordb sets the root logger to INFO on import; the library's own line still waits to be asked for."""
+    script = (
+        "import nano_vectordb, lightrag_resolve;"
+        "from lightrag_resolve import Resolution, ResolverConfig; from lightrag_resolve._report import report;"
+        "report(Resolution(query='B1 — German B1', original_query='B1', mode='mix', path='keywords',"
+        " ll_keywords=('German B1',), hl_keywords=('German',)), ResolverConfig())"
+    )
+    quiet = _fresh_process(script + ";print('done')")
+    assert quiet.startswith("done") and "resolved turn" not in quiet
+    assert "resolved turn: path=keywords" in _fresh_process(script, LIGHTRAG_RESOLVE_LOG_LEVEL="INFO")
 
 
 @pytest.mark.parametrize(("path", "mode", "query", "reply"), RESOLVED)

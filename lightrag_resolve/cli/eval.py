@@ -76,6 +76,9 @@ def run(args: argparse.Namespace) -> int:
     if not args.verbose:
         for name in ("lightrag", "nano-vectordb"):
             logging.getLogger(name).setLevel(logging.WARNING)
+    if not os.environ.get("LIGHTRAG_RESOLVE_LOG_LEVEL"):
+        # The library's per-turn lines are opt-in; an evaluation run has always shown them.
+        logging.getLogger("lightrag_resolve").setLevel(logging.INFO)
     try:
         config = evaluation.EvalConfig(
             arms=tuple(name.strip() for name in args.arms.split(",") if name.strip()),

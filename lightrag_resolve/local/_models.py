@@ -25,17 +25,27 @@ class LocalModels:
     llm_name: str | None = None
 
 
-def load_local_models(*, llm: Any = None, llm_name: str | None = None, n_ctx: int | None = None) -> LocalModels:
+def load_local_models(
+    *,
+    llm: Any = None,
+    llm_name: str | None = None,
+    n_ctx: int | None = None,
+    max_tokens: int | None = None,
+    whole_sentences: bool = False,
+) -> LocalModels:
     """The local LLM, the e5 embedding and the offline tokenizer.
 
     ``llm`` (named ``llm_name``) replaces the local LLM, for instance an
     OpenAI-compatible endpoint, while the embedding and tokenizer stay local.
-    ``n_ctx`` sets the local LLM's context length (default: ``LocalLLM.load``'s).
+    ``n_ctx``, ``max_tokens`` and ``whole_sentences`` are ``LocalLLM.load``'s
+    (``None``: its defaults).
     Raises ``LocalModelError`` (``ModelNotInstalledError`` when the ``local``
     extra is missing), naming what to install.
     """
     try:
-        chat = llm if llm is not None else LocalLLM.load(**({} if n_ctx is None else {"n_ctx": n_ctx}))
+        given = {"n_ctx": n_ctx, "max_tokens": max_tokens}
+        options: dict[str, Any] = {name: value for name, value in given.items() if value is not None}
+        chat = llm if llm is not None else LocalLLM.load(**options, whole_sentences=whole_sentences)
         embedding = e5_embedding()
         tokenizer = offline_tokenizer()
     except LocalModelError:

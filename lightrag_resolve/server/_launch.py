@@ -8,8 +8,9 @@ the ``RESOLVER_*`` settings before paying for LightRAG's server imports, sets
 loads the served models if asked, installs the seam, and hands over.
 
 ``local`` serves the ``local`` extra's LLM, embedding and offline tokenizer
-instead of LightRAG's bindings; ``offline_tokenizer`` only the tokenizer;
-``sample`` indexes the bundled sample into LightRAG's working directory.
+instead of LightRAG's bindings, with LightRAG's settings sized for a small CPU
+where nobody chose them (``_local_serving``); ``offline_tokenizer`` only the
+tokenizer; ``sample`` indexes the bundled sample into LightRAG's working directory.
 """
 
 from __future__ import annotations
@@ -17,12 +18,14 @@ from __future__ import annotations
 import logging
 import os
 import sys
-from collections.abc import Mapping, MutableMapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any, Literal
 
 from .._config import ResolverConfig
+from .._log_level import LOG_LEVEL_VARIABLE
 from ._env import ResolverEnvError, resolver_config_from_env
+from ._local_serving import LOCAL_ANSWER_TOKENS, apply_local_settings, name_local_models, query_defaults
 from ._served import ServedModels, local_context_size
 
 __all__ = ["get_application", "launch", "served_resolver_config"]
@@ -79,21 +82,25 @@ def served_resolver_config(
     return replace(config, **changes) if changes else config
 
 
-def _local_models() -> ServedModels:
-    """The ``local`` extra's three models, the LLM's context sized to LightRAG's prompt budget."""
+def _local_models(environ: Mapping[str, str]) -> ServedModels:
+    """The ``local`` extra's three models, the LLM's context sized to LightRAG's prompt budget and the answer."""
     from lightrag import QueryParam
 
     from ..local import load_local_models
 
-    # QueryParam's defaults hold MAX_TOTAL_TOKENS as LightRAG read it (environment, then .env);
-    # 256 is the most tokens LocalLLM writes per answer by default.
-    local = load_local_models(n_ctx=local_context_size(QueryParam().max_total_tokens, 256))
+    try:  # what LightRAG will read: the environment (with .env, and --local's own settings)
+        budget = int(environ.get("MAX_TOTAL_TOKENS", ""))
+    except ValueError:
+        budget = QueryParam().max_total_tokens
+    local = load_local_models(
+        n_ctx=local_context_size(budget, LOCAL_ANSWER_TOKENS), max_tokens=LOCAL_ANSWER_TOKENS, whole_sentences=True
+    )
     return ServedModels(llm=local.llm, llm_name=local.llm_name, embedding=local.embedding, tokenizer=local.tokenizer)
 
 
 def _served_models(*, local: bool, offline_tokenizer: bool) -> ServedModels:
     if local:
-        return _local_models()
+        return _local_models(os.environ)
     if offline_tokenizer:
         from ..local import offline_tokenizer as tokenizer
 
@@ -101,20 +108,16 @@ def _served_models(*, local: bool, offline_tokenizer: bool) -> ServedModels:
     return ServedModels()
 
 
-def _name_local_models(environ: MutableMapping[str, str]) -> None:
-    """Let LightRAG's splash screen and ``/health`` name the models ``--local`` serves."""
-    from ..local import E5_DIM, E5_MODEL_NAME, QWEN25_CODER_1_5B
-
-    environ["LLM_MODEL"] = QWEN25_CODER_1_5B.name
-    environ["EMBEDDING_MODEL"] = E5_MODEL_NAME
-    environ["EMBEDDING_DIM"] = str(E5_DIM)
-
-
 def _show_resolutions(level: str) -> None:
-    """The library's log lines (one INFO line per resolved turn) on stderr, beside LightRAG's."""
+    """The library's log lines (one INFO line per resolved or refused turn) on stderr, beside LightRAG's.
+
+    At LightRAG's ``LOG_LEVEL`` (INFO by default): a server's log is where its
+    operator looks for what each turn did. ``LIGHTRAG_RESOLVE_LOG_LEVEL`` chooses another.
+    """
     library = logging.getLogger("lightrag_resolve")
     if library.handlers:  # the application configured it already
         return
+    level = os.environ.get(LOG_LEVEL_VARIABLE, "").strip().upper() or level
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter("%(levelname)s: lightrag_resolve: %(message)s"))
     library.addHandler(handler)
@@ -147,8 +150,10 @@ def launch(
         print(f"{prog}: {exc}", file=sys.stderr)
         return 2
     config = served_resolver_config(config, os.environ, local=local, sample=sample)
+    chosen: dict[str, str] = {}
     if local:
-        _name_local_models(os.environ)
+        name_local_models(os.environ)
+        chosen = apply_local_settings(os.environ)
     sys.argv = [prog, *argv]
     from lightrag.api.config import global_args, initialize_config
 
@@ -158,7 +163,7 @@ def launch(
 
     try:
         models = _served_models(local=local, offline_tokenizer=offline_tokenizer)
-        install(config, models=models, sample=sample)
+        install(config, models=models, sample=sample, query_defaults=query_defaults(chosen))
     except (LocalModelError, SeamError) as exc:
         print(f"{prog}: {exc}", file=sys.stderr)
         return 2
@@ -166,6 +171,9 @@ def launch(
     print(f"{prog}: {_describe(config)}", file=sys.stderr)
     if models.llm is not None or models.tokenizer is not None:
         print(f"{prog}: {_describe_models(models)}", file=sys.stderr)
+    if chosen:
+        settings = ", ".join(f"{name}={value}" for name, value in chosen.items())
+        print(f"{prog}: sized for a small CPU (set any of them to change it): {settings}", file=sys.stderr)
     if entry == "gunicorn":
         from lightrag.api.run_with_gunicorn import main
     else:

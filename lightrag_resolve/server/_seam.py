@@ -2,7 +2,7 @@
 
 LightRAG's server (``lightrag-hku >=1.5.7,<1.6``) offers no hook to choose the
 RAG class or to let a too-short follow-up reach the core, so serving with
-resolution replaces up to seven module-level names, all here, all checked first:
+resolution replaces up to nine module-level names, all here, all checked first:
 
 ``lightrag_server.LightRAG``
     ``create_app`` builds its one instance from this name; it becomes a
@@ -27,6 +27,18 @@ resolution replaces up to seven module-level names, all here, all checked first:
     Only with a tokenizer of ours (``ServedModels.tokenizer``): the chat API
     counts tokens with a ``TiktokenTokenizer()`` it builds on first use, which
     downloads its file; it gets the served tokenizer instead.
+``lightrag_server.display_splash_screen`` and ``lightrag_server.create_app``
+    Only with an LLM or embedding of ours: LightRAG's splash screen and
+    ``/health`` report its own bindings (``ollama``, ``localhost:11434``),
+    which the served models replace. The splash screen is shown a copy of the
+    arguments naming the served models (``served_bindings``); once ``create_app``
+    has built the app on LightRAG's own values, the arguments ``/health`` reads
+    are given the same names.
+
+The instance also explains a too-short follow-up it did not resolve
+(``_refusal``) and asks for no rerank when it has no rerank function
+(``_quiet``); LightRAG's own logger gets two filters (``QuietRefusals``,
+``DemotedLines``) for the lines those leave.
 
 ``check`` verifies each name as ``lightrag_resolve._lightrag_seam`` declares it
 (``SERVER``): present, and read as a global by the code that uses it, so a
@@ -38,11 +50,14 @@ gunicorn's workers are forks of the process that built it.
 
 from __future__ import annotations
 
+import argparse
 import logging
 import types
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import Any
 
+from lightrag import QueryParam
 from lightrag.query_validation import RAGQueryTooShortError, validate_query_not_empty
 
 from .._clean_text import encodable
@@ -52,7 +67,10 @@ from .._lightrag_seam import SERVER, SeamError, chat_token_counter, set_chat_tok
 from .._lightrag_seam import check as check_internals
 from ..sample import insert_sample
 from ._deferral import defers_to_core
-from ._served import ServedModels, use_models
+from ._local_serving import with_served_defaults
+from ._quiet import DemotedLines, rerank_if_configured
+from ._refusal import QuietRefusals, explaining_refusals, remembering
+from ._served import ServedModels, served_bindings, use_models
 
 __all__ = ["SeamError", "check", "install"]
 
@@ -76,24 +94,45 @@ def check() -> None:
 _ORIGINALS: dict[str, Any] = {}
 
 
-def _resolving_class(config: ResolverConfig, models: ServedModels, sample: bool) -> type[ResolvingLightRAG]:
+def _resolving_class(
+    config: ResolverConfig, models: ServedModels, sample: bool, query_defaults: Mapping[str, int]
+) -> type[ResolvingLightRAG]:
+    # The hook keeps each turn's resolution for the refusal of an unresolved too-short reply (_refusal).
+    served = replace(config, on_resolution=remembering(config.on_resolution))
+
     class ServerResolvingLightRAG(ResolvingLightRAG):
         """``ResolvingLightRAG`` with the server's resolver settings as its default.
 
         The served models replace LightRAG's bindings before LightRAG wraps
         them; with ``sample``, the bundled sample graph is inserted (once)
-        when the server opens its storages.
+        when the server opens its storages. A too-short follow-up left
+        unresolved is refused with the reason (``UnresolvedReplyRefused``),
+        without a rerank function no query asks for a rerank, and a query
+        left at LightRAG's defaults gets ``query_defaults`` (``serve --local``).
         """
 
         def __post_init__(self, addon_params: dict[str, Any] | None, resolver: Any) -> None:
             use_models(self, models)
-            super().__post_init__(addon_params, config if resolver is None else resolver)
+            super().__post_init__(addon_params, served if resolver is None else resolver)
+            _quiet_lightrag_logger()
 
         async def initialize_storages(self) -> None:
+            _quiet_lightrag_logger()  # again: LightRAG's logging set-up clears its logger's filters
             await super().initialize_storages()
             if sample:
                 inserted = await insert_sample(self)
                 logger.info("bundled sample %s %s", "indexed into" if inserted else "already in", self.working_dir)
+
+        def _served(self, param: QueryParam) -> QueryParam:
+            return with_served_defaults(rerank_if_configured(param, self.rerank_model_func), query_defaults)
+
+        async def aretrieve(self, query: str, param: QueryParam = QueryParam(), **kwargs: Any) -> Any:
+            with explaining_refusals():
+                return await super().aretrieve(query, self._served(param), **kwargs)
+
+        async def aanswer(self, query: str, param: QueryParam = QueryParam(), *args: Any, **kwargs: Any) -> Any:
+            with explaining_refusals():
+                return await super().aanswer(query, self._served(param), *args, **kwargs)
 
     return ServerResolvingLightRAG
 
@@ -170,12 +209,49 @@ def _encoding_validation_errors(original: Callable[..., Any]) -> Callable[..., A
     return validation_exception_handler
 
 
-def install(config: ResolverConfig, *, models: ServedModels | None = None, sample: bool = False) -> None:
+def _describing_app(original: Callable[[Any], Any], bindings: Mapping[str, str]) -> Callable[[Any], Any]:
+    def create_app(args: Any) -> Any:
+        """LightRAG's ``create_app`` on its own arguments; ``/health`` then reads the served models' names."""
+        app = original(args)
+        for name, value in bindings.items():
+            setattr(args, name, value)
+        return app
+
+    return create_app
+
+
+def _describing_splash(original: Callable[[Any], None], bindings: Mapping[str, str]) -> Callable[[Any], None]:
+    def display_splash_screen(args: Any) -> None:
+        """LightRAG's splash screen, naming the served models instead of the bindings they replace."""
+        original(argparse.Namespace(**{**vars(args), **bindings}))
+
+    return display_splash_screen
+
+
+_FILTERS = (QuietRefusals(), DemotedLines())
+
+
+def _quiet_lightrag_logger() -> None:
+    """Put ``_FILTERS`` on LightRAG's logger, once; LightRAG's ``configure_logging`` empties its filters first."""
+    lightrag_logger = logging.getLogger("lightrag")
+    for quiet in _FILTERS:
+        if quiet not in lightrag_logger.filters:
+            lightrag_logger.addFilter(quiet)
+
+
+def install(
+    config: ResolverConfig,
+    *,
+    models: ServedModels | None = None,
+    sample: bool = False,
+    query_defaults: Mapping[str, int] | None = None,
+) -> None:
     """Make LightRAG's server build a resolving instance with ``config``.
 
     ``models`` replace LightRAG's configured LLM, embedding or tokenizer (the
     chat API's token counter included); ``sample`` inserts the bundled sample
-    graph into the server's storage at start-up. Call before the app is
+    graph into the server's storage at start-up; ``query_defaults`` (``QueryParam``
+    fields) replace LightRAG's defaults in each query that leaves them so. Call before the app is
     created (``create_app``); calling again replaces the configuration.
     """
     models = models if models is not None else ServedModels()
@@ -190,8 +266,10 @@ def install(config: ResolverConfig, *, models: ServedModels | None = None, sampl
             ollama_error=ollama.internal_server_error,
             validation_handler=server.validation_exception_handler,
             estimate_tokenizer=chat_token_counter(ollama),
+            create_app=server.create_app,
+            splash=server.display_splash_screen,
         )
-    server.LightRAG = _resolving_class(config, models, sample)
+    server.LightRAG = _resolving_class(config, models, sample, dict(query_defaults or {}))
     routes.QueryRequest = _deferring_request(_ORIGINALS["QueryRequest"], config)
     routes.internal_server_error = _translating(_ORIGINALS["routes_error"], _as_validation_error)
     ollama.validate_rag_query = _deferring_validator(_ORIGINALS["ollama_validate"], config)
@@ -199,4 +277,9 @@ def install(config: ResolverConfig, *, models: ServedModels | None = None, sampl
     server.validation_exception_handler = _encoding_validation_errors(_ORIGINALS["validation_handler"])
     set_chat_token_counter(
         ollama, models.tokenizer if models.tokenizer is not None else _ORIGINALS["estimate_tokenizer"]
+    )
+    bindings = served_bindings(models)
+    server.create_app = _describing_app(_ORIGINALS["create_app"], bindings) if bindings else _ORIGINALS["create_app"]
+    server.display_splash_screen = (
+        _describing_splash(_ORIGINALS["splash"], bindings) if bindings else _ORIGINALS["splash"]
     )

@@ -21,7 +21,7 @@ from lightrag.utils import EmbeddingFunc, Tokenizer
 
 from .._config import LLMFunc
 
-__all__ = ["ServedModels", "local_context_size", "use_models"]
+__all__ = ["ServedModels", "local_context_size", "served_bindings", "use_models"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -59,6 +59,30 @@ def use_models(rag: Any, models: ServedModels) -> None:
         rag.embedding_func = models.embedding
     if models.tokenizer is not None:
         rag.tokenizer = models.tokenizer
+
+
+SERVED_BINDING = "lightrag-resolve"
+SERVED_HOST = "in-process"
+
+
+def served_bindings(models: ServedModels) -> dict[str, str]:
+    """What LightRAG's splash screen and ``/health`` should say of the LLM and embedding ``models`` replace.
+
+    LightRAG reports its own settings (``llm_binding: ollama``,
+    ``localhost:11434`` by default) although a served model never calls them;
+    these are the replacements, by LightRAG's argument names. Empty when
+    ``models`` replace neither.
+    """
+    shown: dict[str, str] = {}
+    if models.llm is not None:
+        name = models.llm_name or getattr(models.llm, "model_name", None) or "served"
+        shown.update(llm_binding=SERVED_BINDING, llm_binding_host=SERVED_HOST, llm_model=name)
+    if models.embedding is not None:
+        shown.update(embedding_binding=SERVED_BINDING, embedding_binding_host=SERVED_HOST)
+        name = getattr(models.embedding, "model_name", None)
+        if name:
+            shown["embedding_model"] = name
+    return shown
 
 
 def _without_binding(config: RoleLLMConfig | Mapping[str, Any], model: str) -> RoleLLMConfig:

@@ -17,6 +17,7 @@ from openai_server import fake_chat_server
 
 from lightrag_resolve.cli import main
 from lightrag_resolve.cli import resolve as resolve_command
+from lightrag_resolve import ResolverConfig as ResolverConfigType
 
 HISTORY = [
     {"role": "user", "content": "Quelles offres avez-vous ?"},
@@ -160,3 +161,74 @@ def test_end_to_end_against_an_openai_compatible_server(tmp_path, capsys, monkey
     assert request["authorization"] == "Bearer sk-from-env"
     assert request["body"]["model"] == "tiny"
 
+
+
+# ---- the timeouts and the local model ----------------------------------------------------
+
+
+def test_the_reference_timeout_bounds_the_reference_check(tmp_path, capsys, monkeypatch):
+    """A check slower than --reference-timeout falls back with timeout; --timeout does not bound it."""
+    import asyncio
+
+    async def slow_check(prompt, system_prompt=None, **kwargs):  # a fake model: half a second per answer
+        await asyncio.sleep(0.5)
+        return "RESOLVE: Pulse POS"
+
+    monkeypatch.setattr(resolve_command, "openai_llm", lambda *a, **k: slow_check)
+    path = write(tmp_path, {"query": "Quelles enseignes l'ont déjà installé ?", "history": HISTORY, "mode": "hybrid"})
+    assert main(["resolve", path, "--model", "m", "--timeout", "30", "--reference-timeout", "0.1"]) == 0
+    assert json.loads(capsys.readouterr().out)["fallback_reason"] == "timeout"
+    assert main(["resolve", path, "--model", "m", "--reference-timeout", "5"]) == 0
+    assert json.loads(capsys.readouterr().out)["entity"] == "Pulse POS"
+
+
+@pytest.mark.parametrize("flag", ["--timeout", "--reference-timeout"])
+@pytest.mark.parametrize("value", ["0", "-1", "inf"])
+def test_a_timeout_that_is_not_positive_exits_2_naming_its_flag(tmp_path, capsys, fake_llm, flag, value):
+    assert main(["resolve", write(tmp_path, {"query": "Santé"}), "--model", "m", flag, value]) == 2
+    assert flag in capsys.readouterr().err
+
+
+@pytest.fixture
+def fake_local_model(monkeypatch):
+    """LocalLLM.load replaced by a scripted fake named like the local model: no model file is read."""
+    from lightrag_resolve.local import LocalLLM
+
+    llm = ScriptedLLM(replies={"keywords": keyword_json(["Offre Santé"], ["santé"])})
+    llm.model_name = "fake-local-model"  # type: ignore[attr-defined]
+    monkeypatch.setattr(LocalLLM, "load", classmethod(lambda cls, *a, **k: llm))
+    return llm
+
+
+def test_local_resolves_on_the_local_model_with_its_timeouts(tmp_path, capsys, fake_local_model, monkeypatch):
+    seen: list[ResolverConfigType] = []
+    real = resolve_command.ResolverConfig
+    monkeypatch.setattr(resolve_command, "ResolverConfig", lambda **kw: seen.append(real(**kw)) or seen[-1])
+    turn = {"query": "Santé", "history": HISTORY, "mode": "mix"}
+    assert main(["resolve", write(tmp_path, turn), "--local"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["path"] == "keywords" and result["ll_keywords"] == ["Offre Santé"]
+    assert result["model"] == "fake-local-model" and len(fake_local_model.calls) == 1
+    from lightrag_resolve.local import LOCAL_RESOLVER_TIMEOUT
+
+    assert (seen[0].timeout, seen[0].reference_timeout) == (LOCAL_RESOLVER_TIMEOUT, LOCAL_RESOLVER_TIMEOUT)
+    assert main(["resolve", write(tmp_path, turn), "--local", "--reference-timeout", "7"]) == 0
+    capsys.readouterr()
+    assert (seen[1].timeout, seen[1].reference_timeout) == (LOCAL_RESOLVER_TIMEOUT, 7)
+
+
+def test_local_with_an_endpoint_is_refused(tmp_path, capsys, fake_local_model):
+    assert main(["resolve", write(tmp_path, {"query": "Santé"}), "--local", "--model", "m"]) == 2
+    assert "--local" in capsys.readouterr().err
+
+
+def test_local_without_the_local_extra_names_the_install_command(tmp_path, capsys, monkeypatch):
+    monkeypatch.setitem(sys.modules, "llama_cpp", None)  # hidden, whether or not this machine has it
+    from lightrag_resolve.local import _gguf
+
+    monkeypatch.setattr(_gguf, "assemble_gguf", lambda *a, **k: tmp_path / "absent.gguf")
+    import lightrag_resolve.local._llm as local_llm
+
+    monkeypatch.setattr(local_llm, "assemble_gguf", lambda *a, **k: tmp_path / "absent.gguf")
+    assert main(["resolve", write(tmp_path, {"query": "Santé"}), "--local"]) == 2
+    assert "install-local.sh" in capsys.readouterr().err

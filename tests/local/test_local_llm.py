@@ -229,3 +229,26 @@ def test_deep_copies_share_the_model() -> None:
     llm = _llm(FakeChatModel())
     assert copy.deepcopy({"f": llm})["f"] is llm
     assert copy.copy(llm) is llm
+
+
+@pytest.mark.parametrize(
+    ("cut", "shown"),
+    [
+        ("Kadoro runs in 40 shops. Training takes two days. The Cerclia cour", "Kadoro runs in 40 shops. Training takes two days. …"),
+        ("Le parcours dure deux jours et se termine par un exam", "Le parcours dure deux jours et se termine par un …"),
+        ("Oui. Le parcours Cerclia couvre le CRM, les rapports, les imports et la synchronisation des conta", "Oui. Le parcours Cerclia couvre le CRM, les rapports, les imports et la synchronisation des …"),
+    ],
+)
+async def test_with_whole_sentences_a_cut_answer_ends_at_a_whole_sentence_or_word(cut: str, shown: str) -> None:
+    from lightrag.utils import TruncatedResponse
+
+    text = await _llm(FakeChatModel(reply=cut, finish_reason="length"), whole_sentences=True)("q")
+    assert text == shown and isinstance(text, TruncatedResponse)
+
+
+async def test_whole_sentences_leave_complete_answers_and_json_alone() -> None:
+    done = await _llm(FakeChatModel(reply="Deux jours, puis un exam"), whole_sentences=True)("q")
+    assert done == "Deux jours, puis un exam"  # finished by the model, not cut
+    cut_json = FakeChatModel(reply='{"low_level_keywords": ["santé", "modu', finish_reason="length")
+    text = await _llm(cut_json, whole_sentences=True)("q", response_format={"type": "json_object"})
+    assert json.loads(text)["low_level_keywords"][0] == "santé"

@@ -154,6 +154,28 @@ def test_an_unresolved_short_reply_gets_lightrags_own_refusal_not_a_500(server: 
     assert chat.status_code == 400 and "too short" in chat.json()["detail"]
     # A reply to the assistant's statement is unprompted (contract §5.7): no resolver call, nothing retrieved or answered.
     assert llm.roles()[since:] == []
+    # Each refusal says why the reply was not resolved, in one line.
+    for said in (query.json()["detail"][0]["msg"], data.json()["message"], chat.json()["detail"]):
+        assert "not resolved against the conversation" in said and "(unprompted)" in said and "\n" not in said
+
+
+def test_an_unresolved_short_reply_is_logged_once_at_info_with_its_reason_and_no_traceback(server: RunningServer):
+    before = len(server.log_tail(100_000).splitlines())
+    for stream in (False, True):
+        chat = post(
+            server.base_url,
+            "/api/chat",
+            {"model": "m", "stream": stream, "messages": [*JOKE, {"role": "user", "content": "B2"}]},
+        )
+        assert chat.status_code == 400, chat.text
+    post(server.base_url, "/query/data", {"query": "B2", "conversation_history": JOKE})
+    log = "\n".join(server.log_tail(100_000).splitlines()[before:])
+    refusals = [line for line in log.splitlines() if "short reply refused as too short" in line]
+    assert len(refusals) == 3, log
+    assert all(line.startswith("INFO: lightrag_resolve:") and "reason=" in line and "(unprompted)" in line for line in refusals)
+    assert "Traceback" not in log and "Ollama chat error" not in log and "Error processing data query" not in log, log
+    assert "B2" not in log  # no visitor text above DEBUG
+
 
 
 def test_bypass_is_never_resolved(server: RunningServer, llm: FakeLLMEndpoint):

@@ -19,6 +19,7 @@ from lightrag_resolve.cli.serve import OWN_FLAGS, FlagError, split_flags
 from lightrag_resolve.local import LOCAL_RESOLVER_TIMEOUT
 from lightrag_resolve.sample import COMPANY_NAME
 from lightrag_resolve.server._launch import served_resolver_config
+from lightrag_resolve.server._local_serving import LOCAL_SERVER_SETTINGS
 from lightrag_resolve.server._served import local_context_size
 
 
@@ -94,6 +95,9 @@ def clean_start(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
         monkeypatch.delenv(name)
     for name in ("LLM_MODEL", "EMBEDDING_MODEL", "EMBEDDING_DIM"):  # --local names its models there
         monkeypatch.setenv(name, os.environ.get(name, "unset"))
+    for name in LOCAL_SERVER_SETTINGS:  # --local sets these where unset: restored, absent or not, after the test
+        monkeypatch.setenv(name, "restored")
+        monkeypatch.delenv(name)
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(sys, "argv", list(sys.argv))
 
@@ -118,3 +122,84 @@ def test_local_without_the_local_extra_names_the_install_command(
     assert main(["serve", "--local", "--port", "1"]) == 2
     err = capsys.readouterr().err
     assert "is not installed" in err and "scripts/install-local.sh" in err and "lightrag-resolve[local]" in err
+
+
+# ---- serve --local: LightRAG's settings sized for a small CPU, and the models named ------------------
+
+
+def test_local_sets_only_the_settings_nobody_chose_and_says_which():
+    from lightrag_resolve.server._local_serving import apply_local_settings
+
+    environ = {"TOP_K": "25", "MAX_TOTAL_TOKENS": " "}
+    chosen = apply_local_settings(environ)
+    assert chosen == {name: value for name, value in LOCAL_SERVER_SETTINGS.items() if name != "TOP_K"}
+    assert environ["TOP_K"] == "25" and environ["MAX_TOTAL_TOKENS"] == LOCAL_SERVER_SETTINGS["MAX_TOTAL_TOKENS"]
+
+
+def test_the_local_budget_keeps_the_answer_call_well_under_lightrags_timeout():
+    """The arithmetic of _local_serving, from the measured speeds of docs/local-models.md."""
+    from lightrag_resolve.server._local_serving import LOCAL_ANSWER_TOKENS
+
+    slowest_prompt_tokens_per_s, generated_tokens_per_s = 40, 20
+    prompt_s = int(LOCAL_SERVER_SETTINGS["MAX_TOTAL_TOKENS"]) * 1.25 / slowest_prompt_tokens_per_s
+    answer_call_s = prompt_s + LOCAL_ANSWER_TOKENS / generated_tokens_per_s
+    assert answer_call_s < 240 / 2  # LightRAG's default LLM_TIMEOUT, with room to spare
+    assert int(LOCAL_SERVER_SETTINGS["LLM_TIMEOUT"]) >= 4 * answer_call_s  # a busy machine is several times slower
+    assert local_context_size(int(LOCAL_SERVER_SETTINGS["MAX_TOTAL_TOKENS"]), LOCAL_ANSWER_TOKENS) == 5120
+
+
+def test_a_query_left_at_lightrags_defaults_gets_the_served_ones_and_a_chosen_value_is_kept():
+    from lightrag import QueryParam
+
+    from lightrag_resolve.server._local_serving import query_defaults, with_served_defaults
+
+    defaults = query_defaults({"CHUNK_TOP_K": "5", "MAX_TOTAL_TOKENS": "3000", "LLM_TIMEOUT": "600"})
+    assert defaults == {"chunk_top_k": 5, "max_total_tokens": 3000}
+    plain = QueryParam(mode="mix")
+    served = with_served_defaults(plain, defaults)
+    assert (served.chunk_top_k, served.max_total_tokens, served.mode) == (5, 3000, "mix")
+    assert plain.max_total_tokens == QueryParam().max_total_tokens  # the caller's object is not mutated
+    chosen = QueryParam(max_total_tokens=12345)
+    assert with_served_defaults(chosen, defaults).max_total_tokens == 12345
+    assert with_served_defaults(plain, {}) is plain
+
+
+def test_served_models_are_named_where_lightrag_names_its_bindings():
+    from lightrag_resolve.server import ServedModels
+    from lightrag_resolve.server._served import served_bindings
+
+    class FakeEmbedding:
+        model_name = "fake-e5"
+
+    async def fake_llm(prompt: str, **kwargs: object) -> str:
+        return ""
+
+    shown = served_bindings(ServedModels(llm=fake_llm, llm_name="fake-qwen", embedding=FakeEmbedding()))  # type: ignore[arg-type]
+    assert shown == {
+        "llm_binding": "lightrag-resolve",
+        "llm_binding_host": "in-process",
+        "llm_model": "fake-qwen",
+        "embedding_binding": "lightrag-resolve",
+        "embedding_binding_host": "in-process",
+        "embedding_model": "fake-e5",
+    }
+    assert served_bindings(ServedModels()) == {}  # --offline-tokenizer: LightRAG's bindings are the real ones
+
+
+def test_the_splash_screen_and_health_read_the_served_names_after_lightrag_built_the_app():
+    import argparse
+
+    from lightrag_resolve.server._seam import _describing_app, _describing_splash
+
+    args = argparse.Namespace(llm_binding="ollama", llm_binding_host="http://localhost:11434", top_k=10)
+    bindings = {"llm_binding": "lightrag-resolve", "llm_binding_host": "in-process"}
+    built_with: list[str] = []
+    create_app = _describing_app(lambda given: built_with.append(given.llm_binding) or "app", bindings)
+    shown: list[argparse.Namespace] = []
+    splash = _describing_splash(shown.append, bindings)
+
+    splash(args)
+    assert shown[0].llm_binding == "lightrag-resolve" and shown[0].top_k == 10
+    assert args.llm_binding == "ollama"  # the splash saw a copy; LightRAG's create_app still checks its own value
+    assert create_app(args) == "app" and built_with == ["ollama"]
+    assert (args.llm_binding, args.llm_binding_host) == ("lightrag-resolve", "in-process")  # what /health reads
