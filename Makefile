@@ -74,7 +74,7 @@ FORMATTED := lightrag_resolve/_errors.py lightrag_resolve/local/_models.py tests
 	tests/enforce/*.py tests/test_references.py tests/conversations.py tests/test_routing.py tests/test_fallback.py tests/test_pipeline.py \
 	tests/test_tuning.py tests/test_role_llms.py tests/test_graph_names.py tests/traced_spans.py tests/test_config_docs.py \
 	tests/tuned.py tests/test_conversation.py tests/test_speculative.py tests/test_prompts.py tests/test_model_call.py tests/test_config.py \
-	tests/test_standalone.py lightrag_resolve/_languages/*.py tests/test_languages.py tests/test_gate.py \
+	tests/test_standalone.py lightrag_resolve/_languages/*.py tests/test_languages.py tests/test_gate.py tests/test_picks.py benchmarks/probes/short_reply_context_probe.py \
 	lightrag_resolve/_log_level.py lightrag_resolve/server/_refusal.py lightrag_resolve/server/_quiet.py \
 	lightrag_resolve/server/_local_serving.py lightrag_resolve/server/_seam.py lightrag_resolve/cli/resolve.py \
 	tests/server/test_quiet_and_refusal.py tests/test_documented_commands.py

@@ -20,7 +20,7 @@ import re
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
-from ._clean_text import HAN_CHARS, answered_sentence, split_sentences, without_possessive
+from ._clean_text import CLIP_MARKER, HAN_CHARS, answered_sentence, split_sentences, without_possessive
 from ._enforce import contains_phrase
 from ._languages import LANGUAGES, detect, phrase_pattern
 from ._pointing_words import points_back
@@ -75,6 +75,16 @@ def _ordinal(index: int) -> re.Pattern[str]:
 
 
 _ORDINALS: tuple[tuple[re.Pattern[str], int], ...] = tuple((_ordinal(index), index) for index in (0, 1, 2, 3, -1))
+_NEGATING = re.compile(
+    "|".join(
+        phrase_pattern(record.negating, spaced=record.spaced) + (r"\b" if record.spaced else "") for record in LANGUAGES
+    ),
+    re.IGNORECASE,
+)
+_ACCEPTING_NEGATIONS = re.compile(
+    "|".join(phrase_pattern(record.accepting_negations, spaced=record.spaced) for record in LANGUAGES), re.IGNORECASE
+)
+_CLAUSE_END = re.compile(r"[,;:.!?¿¡，。；：！？、]|\b(?:but|mais|aber|sondern|pero|sino)\b|但是|而是")
 _HAN_RUN = re.compile(f"[{HAN_CHARS}]+")
 _HAN_GAPS = re.compile(
     "|".join(sorted((re.escape(gap) for gap in _LIST_GAPS if not gap.isascii()), key=len, reverse=True))
@@ -335,10 +345,13 @@ def collect_candidates(
 
 def _answered_options(text: str) -> tuple[str, ...]:
     """The options ordinals count in: the last list of the question a reply answers (``answered_sentence``),
-    else, when that question only points at them ("Kadoro, Magazio or Cerclia. Which one interests you?",
+    none when the question was clipped (its list may go on past the clip); else, when that question only
+    points at them ("Kadoro, Magazio or Cerclia. Which one interests you?",
     "Welches interessiert Sie?"), the last list of the sentence right before it (a list further back may be
     what a sentence in between said about one of them)."""
     answered = answered_sentence(text)
+    if text.endswith(CLIP_MARKER) and split_sentences(text)[-1] == answered:
+        return ()  # clipped inside the question: its list may go on, and "the last one" would count short
     lists = option_lists(answered)
     if lists:
         return lists[-1]
@@ -355,25 +368,52 @@ def _common_noun(name: str) -> bool:
     return " " not in name and not name.isupper() and not any(char.isdigit() or char.isupper() for char in name[1:])
 
 
+def _negated(reply: str, start: int, end: int) -> bool:
+    """Whether the clause of ``reply[start:end]`` rules it out ("Not B1", "pas le premier", "不是第一个").
+
+    A clause ends at a punctuation mark or a "but": "No, B1" and "not A1 but B1"
+    pick B1's clause, which holds no negation. Negations that accept ("why
+    not", "pourquoi pas") rule nothing out.
+    """
+    text = _ACCEPTING_NEGATIONS.sub(lambda match: " " * len(match.group()), reply)
+    left = max((match.end() for match in _CLAUSE_END.finditer(text, 0, start)), default=0)
+    right = next((match.start() for match in _CLAUSE_END.finditer(text, end)), len(text))
+    return _NEGATING.search(text, left, right) is not None
+
+
+def _mention(reply: str, name: str) -> tuple[int, int]:
+    """Where ``reply`` names ``name`` (case-insensitive, whole words where words are apart); the whole reply
+    when the name is found only across a gap the phrase match allows."""
+    match = re.search(r"(?<!\w)" + re.escape(name) + r"(?!\w)", reply, re.IGNORECASE) or re.search(
+        re.escape(name), reply, re.IGNORECASE
+    )
+    return (match.start(), match.end()) if match is not None else (0, len(reply))
+
+
 def picked_option(reply: str, candidates: Candidates) -> str | None:
     """The name a short reply picks: the one candidate it names, else the option its ordinal points at.
 
     "Yes, B1" names B1; "the second one" and "la deuxième" count in the order of
     the options the assistant's last sentence offered. A reply naming several
-    candidates, or an ordinal with no such list, picks none.
+    candidates, an ordinal with no such list, or a pick its clause negates
+    ("Not B1", "pas le premier": ``negating``, every shipped language) picks none.
     """
     named = candidates.mentioned_in(reply)
     if len(named) == 1:
-        return named[0]
+        return None if _negated(reply, *_mention(reply, named[0])) else named[0]
     options = candidates.options
     if named or not options:
         return None
     numbered = _NUMBERED.search(reply)
     if numbered is not None:
         index = int(numbered.group(1)) - 1
-        return options[index] if 0 <= index < len(options) else None
-    hits = {index for pattern, index in _ORDINALS if pattern.search(reply)}
-    if len(hits) != 1:
+        fits = 0 <= index < len(options) and not _negated(reply, numbered.start(), numbered.end())
+        return options[index] if fits else None
+    hits = {(index, match.start(), match.end()) for pattern, index in _ORDINALS for match in pattern.finditer(reply)}
+    indexes = {index for index, _, _ in hits}
+    if len(indexes) != 1:
         return None
-    index = hits.pop()
+    index = indexes.pop()
+    if any(_negated(reply, hit_start, hit_end) for _, hit_start, hit_end in hits):
+        return None
     return options[index] if -len(options) <= index < len(options) else None

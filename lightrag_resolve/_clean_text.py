@@ -26,6 +26,7 @@ import re
 import unicodedata
 
 __all__ = [
+    "CLIP_MARKER",
     "MAX_KEYWORD_CHARS",
     "MAX_NAME_CHARS",
     "MAX_PROMPT_PART_CHARS",
@@ -164,10 +165,14 @@ def clean_single_line(text: str, max_chars: int | None = None) -> str:
     return clip_chars(line, max_chars).strip() if max_chars is not None else line
 
 
+CLIP_MARKER = " …"
+"""How a message clipped for a prompt ends: what follows it was not read (``prompt_part``)."""
+
+
 def prompt_part(text: str, *, max_words: int | None = None, max_chars: int = MAX_PROMPT_PART_CHARS) -> str:
     """One message as a resolver prompt shows it: one line, bounded in words *and* characters.
 
-    A clipped part ends with " …". Characters matter because a word count
+    A clipped part ends with ``CLIP_MARKER``. Characters matter because a word count
     does not bound a message without spaces (CJK) or one unbroken token.
     Only the head of a huge text is read (``_READ_FACTOR`` times the bound),
     so cleaning a megabyte costs no more than cleaning a page.
@@ -176,10 +181,10 @@ def prompt_part(text: str, *, max_words: int | None = None, max_chars: int = MAX
     words = clean_single_line(text[: max_chars * _READ_FACTOR] if cut else text).split()
     line = " ".join(words)
     if max_words is not None and len(words) > max_words:
-        line = " ".join(words[:max_words]) + " …"
+        line = " ".join(words[:max_words]) + CLIP_MARKER
     elif cut and not len(line) > max_chars:
-        line = clip_chars(line + " …", max_chars, marker=" …")
-    return clip_chars(line, max_chars, marker=" …")
+        line = clip_chars(line + CLIP_MARKER, max_chars, marker=CLIP_MARKER)
+    return clip_chars(line, max_chars, marker=CLIP_MARKER)
 
 
 def word_form(text: str) -> str:

@@ -131,12 +131,19 @@ def ground_keywords(
 def focus_on_pick(keywords: Sequence[str], *, pick: str | None, candidates: Candidates) -> tuple[str, ...]:
     """The keywords about ``pick`` first ("Offre Santé" for "Santé"), without the options it did not pick.
 
-    ``pick`` itself leads when no keyword holds it.
+    ``pick`` itself leads when no keyword holds it. A keyword that mentions
+    another option is dropped however the model spelled it around the option
+    ("Niveau A1" for a reply that picks B1), as the text path drops any
+    mention; an option inside the pick ("Cerclia" in "Cerclia B1") is the pick.
     """
     if pick is None:
         return tuple(keywords)
-    others = {option.casefold() for option in candidates.options if option.casefold() != pick.casefold()}
-    kept = [keyword for keyword in keywords if keyword.casefold() not in others]
+    others = [
+        option
+        for option in candidates.options
+        if option.casefold() != pick.casefold() and not contains_phrase(pick, option)
+    ]
+    kept = [keyword for keyword in keywords if not any(contains_phrase(keyword, other) for other in others)]
     about = [keyword for keyword in kept if contains_phrase(keyword, pick)] or [pick]
     return tuple(about + [keyword for keyword in kept if keyword not in about])
 

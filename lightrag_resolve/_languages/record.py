@@ -37,7 +37,8 @@ class Language:
     ``name_stop_words``: capitalised words that never start or end a name.
     ``list_gaps``: what joins the options of a list (", or", "oder", "、");
     ``ordinals``: patterns for the first, second, third and fourth option, and
-    ``last`` for the last one. ``capitalises_nouns``: a capital marks a noun,
+    ``last`` for the last one; ``negating``: words that rule an option out
+    ("not", "pas", "nicht", "不是"). ``capitalises_nouns``: a capital marks a noun,
     not a name (German). ``drops_subject``: a question may leave its subject
     out ("¿Cuánto cuesta?", "多少钱"), so a short one that names nothing
     leans on the conversation without any pointing word. ``spaced``: words
@@ -71,6 +72,7 @@ class Language:
     list_gaps: frozenset[str]
     ordinals: tuple[str, str, str, str]
     last: str
+    negating: tuple[str, ...]
     extra: dict[str, str] = field(default_factory=dict, hash=False, compare=False)
     """Patterns one language's grammar needs and no other's (French inversion, English pronominal "which")."""
 
