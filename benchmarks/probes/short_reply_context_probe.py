@@ -32,9 +32,8 @@ from pathlib import Path
 from typing import Any
 
 from fusion_probe import documents  # run as a script: benchmarks/probes/ is on the path
-from reference_text_probe import first_run_by_item, hit_at, open_index, probe_main
-
 from lightrag.query_validation import RAGQueryTooShortError
+from reference_text_probe import first_run_by_item, hit_at, open_index, probe_main
 
 from lightrag_resolve import ResolverConfig
 from lightrag_resolve._clean_text import answered_sentence, split_sentences
