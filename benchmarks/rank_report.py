@@ -70,6 +70,15 @@ def load_relevant(items: Path) -> dict[str, set[str]]:
     return {row["id"]: set(row.get("relevant") or ()) for row in rows}
 
 
+def items_by_language(items: Path) -> dict[str, set[str]]:
+    """The ids of an items file by their ``lang`` field (``?`` where an item has none)."""
+    rows = [json.loads(line) for line in items.read_text(encoding="utf-8").splitlines() if line.strip()]
+    languages: dict[str, set[str]] = defaultdict(set)
+    for row in rows:
+        languages[str(row.get("lang") or "?")].add(str(row.get("id") or row.get("item")))
+    return dict(languages)
+
+
 def seeded_split(folder: Path, items: Path, count: int, seed: int = 0) -> tuple[list[str], list[str]]:
     """The folder's items (in the items file's order) as the seeded ``count`` the harness's limit picks, and the rest."""
     present = {record["item"] for record in load_records(folder)}
@@ -183,6 +192,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--by-resolution", action="store_true", help="also report raw against resolve by what the resolution did"
     )
+    parser.add_argument(
+        "--by-language", action="store_true", help="also report each language of the items file (its lang field) apart"
+    )
     args = parser.parse_args(argv)
     print(f"# Hit@{args.k}: {args.folder}\n")
     if args.seeded_split is not None:
@@ -191,6 +203,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"## {title}\n")
             print(report(args.folder, args.items, args.k, only=set(part), digits=args.digits))
         print(f"## all {len(chosen) + len(rest)}\n")
+    if args.by_language:
+        for language, part in sorted(items_by_language(args.items).items()):
+            print(f"## {language}\n")
+            print(report(args.folder, args.items, args.k, only=part, digits=args.digits))
+        print("## all languages\n")
     print(report(args.folder, args.items, args.k, digits=args.digits), end="")
     if args.by_resolution:
         print("\n## by what the resolution did\n")
