@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from .._clean_text import (
     MAX_NAME_CHARS,
     clean_single_line,
+    without_elision,
     without_possessive,
 )
 from .._resolution import RejectedReason
@@ -121,12 +122,13 @@ def unestablished_names(text: str, *, message: str, history: Sequence[str], cand
     but a name (a capitalised word that is not a function word such as
     "What" or "Quelle") must come from the conversation: a small model
     otherwise brings in a product or a person from what it knows. Words are
-    compared whole and without case or an English possessive ending.
+    compared whole and without case, an English possessive ending or an
+    elided article before them ("d'Invented", "l’Invented": ``without_elision``).
     """
     texts = (message, *history, *candidates.names)
     unknown = []
     for match in _WORD.finditer(text):
-        word = without_possessive(match.group()).strip("-'\u2019")
+        word = without_elision(without_possessive(match.group()).strip("-'\u2019")).strip("-'\u2019")
         if not word[:1].isupper() or is_function_word(word):
             continue
         if not contains_phrase(texts, word):
@@ -144,3 +146,4 @@ def unestablished_in(turn: Turn, text: str, *, messages: tuple[str, ...] | None 
     shown = turn.message_texts if messages is None else messages
     known = (*shown, turn.company_name) if turn.company_name else shown
     return unestablished_names(text, message=turn.query, history=known, candidates=turn.candidates)
+
