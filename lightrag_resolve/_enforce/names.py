@@ -34,6 +34,7 @@ __all__ = [
     "cut_gloss",
     "ground_reference_name",
     "name_with_message",
+    "refused_mentions",
     "unestablished_in",
     "unestablished_names",
 ]
@@ -147,3 +148,26 @@ def unestablished_in(turn: Turn, text: str, *, messages: tuple[str, ...] | None 
     known = (*shown, turn.company_name) if turn.company_name else shown
     return unestablished_names(text, message=turn.query, history=known, candidates=turn.candidates)
 
+
+def refused_mentions(turn: Turn, text: str, *, max_name_words: int) -> tuple[str, ...]:
+    """The candidates ``text`` names, beyond those the message holds, that the reference check would refuse.
+
+    A model's text beside the visitor's words (a restatement, a standalone
+    question) brings names into retrieval as the check does, so each must pass
+    the check's rules (``accept_reference_name``): a candidate of seven words
+    refused as ``too_long`` must not come back inside a restatement.
+    """
+    refused = []
+    for name in turn.candidates.mentioned_in(text):
+        if contains_phrase(turn.query, name):
+            continue  # the visitor's own words
+        outcome = accept_reference_name(
+            name,
+            history_text=turn.message_texts,
+            message=turn.query,
+            company_name=turn.company_name,
+            max_words=max_name_words,
+        )
+        if outcome.name is None:
+            refused.append(name)
+    return tuple(refused)
