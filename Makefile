@@ -75,7 +75,7 @@ FORMATTED := lightrag_resolve/_errors.py lightrag_resolve/local/_models.py tests
 	tests/test_tuning.py tests/test_role_llms.py tests/test_graph_names.py tests/traced_spans.py tests/test_config_docs.py \
 	tests/tuned.py tests/test_conversation.py tests/test_speculative.py tests/test_prompts.py tests/test_model_call.py tests/test_config.py \
 	tests/test_standalone.py lightrag_resolve/_languages/*.py tests/test_languages.py tests/test_gate.py \
-	lightrag_resolve/_bounded_call.py tests/test_bounded_call.py
+	lightrag_resolve/_bounded_call.py tests/test_bounded_call.py tests/test_hostile_storage.py
 
 ## examples: every script in examples/ (offline, no model)
 examples: $(VENV)/.installed-test
