@@ -18,7 +18,6 @@ from __future__ import annotations
 import asyncio
 import functools
 import tempfile
-import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,12 +26,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from lightrag import LightRAG, QueryParam
 
-from fakes import ScriptedLLM, hashed_trigram_embedding, keyword_json, offline_tokenizer
-from kb import custom_kg
+from fakes import ScriptedLLM, keyword_json
 from lightrag_resolve import ResolverConfig, ResolvingLightRAG
 from lightrag_resolve._clean_text import normalize_for_compare
 from lightrag_resolve._enforce import contains_phrase
-from rag_support import stop_queue_workers
+from rag_support import offline_rag, stop_queue_workers
 from strategies import hostile_model_output, model_output
 from test_hostile_text import assert_safe_resolution, invisible_free
 from tuned import tuned
@@ -301,18 +299,7 @@ def fuzzed():
     llm = ScriptedLLM()
 
     async def build() -> ResolvingLightRAG:
-        rag = ResolvingLightRAG(
-            working_dir=tempfile.mkdtemp(),
-            workspace=uuid.uuid4().hex,
-            llm_model_func=llm,
-            llm_model_name="scripted-fake",
-            embedding_func=hashed_trigram_embedding(),
-            tokenizer=offline_tokenizer(),
-            enable_llm_cache=False,
-            resolver=ResolverConfig(company_name="Helix"),
-        )
-        await rag.initialize_storages()
-        await rag.ainsert_custom_kg(custom_kg())
+        rag = await offline_rag(llm, tempfile.mkdtemp(), resolver=ResolverConfig(company_name="Helix"))
         await rag.aquery_data("Pulse POS", param("mix", []))  # starts LightRAG's queue workers
         return rag
 
