@@ -77,7 +77,8 @@ FORMATTED := lightrag_resolve/_errors.py lightrag_resolve/local/_models.py tests
 	tests/test_standalone.py lightrag_resolve/_languages/*.py tests/test_languages.py tests/test_gate.py tests/test_picks.py benchmarks/probes/short_reply_context_probe.py \
 	lightrag_resolve/_log_level.py lightrag_resolve/server/_refusal.py lightrag_resolve/server/_quiet.py \
 	lightrag_resolve/server/_local_serving.py lightrag_resolve/server/_seam.py lightrag_resolve/cli/resolve.py \
-	tests/server/test_quiet_and_refusal.py tests/test_documented_commands.py
+	tests/server/test_quiet_and_refusal.py tests/test_documented_commands.py \
+	lightrag_resolve/_bounded_call.py tests/test_bounded_call.py tests/test_hostile_storage.py benchmarks/probes/rule_split_probe.py
 
 ## examples: every script in examples/ (offline, no model)
 examples: $(VENV)/.installed-test

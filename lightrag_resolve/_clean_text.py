@@ -27,6 +27,7 @@ import unicodedata
 
 __all__ = [
     "CLIP_MARKER",
+    "ELIDED_WORDS",
     "MAX_KEYWORD_CHARS",
     "MAX_NAME_CHARS",
     "MAX_PROMPT_PART_CHARS",
@@ -44,6 +45,7 @@ __all__ = [
     "split_sentences",
     "visible",
     "without_possessive",
+    "without_elision",
     "word_form",
 ]
 
@@ -203,6 +205,40 @@ def without_possessive(name: str) -> str:
     company "Helix".
     """
     return _POSSESSIVE.sub("", name.strip())
+
+
+# Written from the elisions the grammars of French (Grevisse, "Le Bon Usage", §44-45), Italian (Treccani,
+# "elisione") and Catalan (IEC, "apostrofació") list for articles, pronouns, prepositions and conjunctions:
+# the word loses its last vowel before a vowel and is written joined to the next word by an apostrophe
+# ("d'Orbit", "l’offre", "qu'Orbit", "dell'Orbit", "un'azienda"). English contractions ("don't", "it's")
+# put the apostrophe after the word's stem, not after one of these, and are left whole.
+ELIDED_WORDS = frozenset(
+    {
+        # French, Catalan and Italian alike
+        "c", "d", "j", "l", "m", "n", "s", "t",
+        # French
+        "qu", "jusqu", "lorsqu", "puisqu", "quoiqu", "presqu", "quelqu",
+        # Italian
+        "v", "un", "all", "dall", "dell", "nell", "sull", "coll", "quest", "quell", "bell", "sant", "anch", "com",
+        "dov", "cos", "buon", "nessun", "ciascun", "alcun",
+    }
+)  # fmt: skip
+"""Elided forms written before an apostrophe and the next word, lower-cased (French, Italian, Catalan)."""
+
+_ELISION = re.compile(r"([^\W\d_]+)['\u2019](?=[^\W\d_])")
+
+
+def without_elision(word: str) -> str:
+    """``word`` without the elided article, pronoun or preposition it starts with, if it starts with one.
+
+    "d'Invented" is Invented, "L’Orbit" Orbit, "dell'Orbit" Orbit, "qu'Helix"
+    Helix: the name is the word after the apostrophe, and a reader checks it
+    as such. "don't", "O'Brien" and "aujourd'hui" stay whole.
+    """
+    match = _ELISION.match(word)
+    if match is None or match.group(1).casefold() not in ELIDED_WORDS:
+        return word
+    return without_elision(word[match.end() :])
 
 
 def is_question(text: str) -> bool:

@@ -82,7 +82,8 @@ class Turn:
     Empty means the window itself: a turn built by hand reads no further back.
     """
     graph_lookup_failed: bool = False
-    """The graph lookup of the window's names failed or ran past its bound, so ``known_names`` may lack some.
+    """The graph lookup of the window's names failed, ran past its bound, or asked about only part of the window
+    (more n-grams than ``MAX_NGRAMS``), so ``known_names`` may lack some.
 
     The candidates are then incomplete: a window that seems to hold one
     candidate may hold more, and the reference check asks the model (§5.3).

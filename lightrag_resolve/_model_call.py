@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import inspect
 import logging
 import time
@@ -10,6 +9,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, Awaitable, Callable, Literal
 
+from ._bounded_call import call_bounded
 from ._prompts import Prompt
 from ._tracing import record_model_result
 
@@ -51,16 +51,6 @@ class ModelReply:
     elapsed_ms: float
 
 
-async def _stop(call: asyncio.Future[Any]) -> None:
-    """Cancel the model's call and wait until it has ended; what it returns is dropped."""
-    call.cancel()
-    try:
-        await asyncio.wait({call})
-    finally:
-        if call.done() and not call.cancelled():
-            call.exception()  # retrieved, so asyncio logs nothing about it
-
-
 async def ask_model(
     llm: Callable[..., Awaitable[Any]],
     prompt: Prompt,
@@ -79,10 +69,7 @@ async def ask_model(
     that is not text or whose ``str()`` raises, and a ``CancelledError`` the
     model raised itself (a client library cancelling its own inner task) are
     failures. Only the caller's cancellation propagates, cancelling the call
-    with it. The two are told apart without ``Task.cancelling`` (so the same on
-    Python 3.10): the model runs in its own task, so a ``CancelledError`` out
-    of ``asyncio.wait`` is always the caller's, and a call task that ended
-    cancelled without being cancelled here cancelled itself.
+    with it (``call_bounded`` tells the two apart, as for the graph lookup).
 
     An answer that comes after the timeout is never used. The call runs in its
     own task; at the timeout it is cancelled and awaited, so nothing outlives
@@ -98,25 +85,17 @@ async def ask_model(
 
     failure: str | None = None
     text: str | None = None
-    call = asyncio.ensure_future(invoke())
-    try:
-        done, _ = await asyncio.wait({call}, timeout=timeout)
-    except asyncio.CancelledError:
-        await _stop(call)
-        raise
-    if not done:
-        await _stop(call)
+    outcome = await call_bounded(invoke, timeout=timeout)
+    if outcome.failure == "timeout":
         failure = "timeout"
-    elif call.cancelled():
+    elif outcome.failure == "cancelled_itself":
         logger.debug("resolver model call cancelled itself")
         failure = "llm_error"
-    elif (exc := call.exception()) is not None:
-        if not isinstance(exc, Exception):
-            raise exc  # KeyboardInterrupt, SystemExit: not the model's failure to hide
-        logger.debug("resolver model call failed: %r", exc)
+    elif outcome.failure == "raised":
+        logger.debug("resolver model call failed: %r", outcome.error)
         failure = "llm_error"
     else:
-        result = call.result()
+        result = outcome.result
         record_model_result(result)
         try:
             text = str(result) if isinstance(result, str) else None

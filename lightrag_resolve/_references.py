@@ -47,7 +47,11 @@ async def check_reference(resolver: Resolver, turn: Turn, llm: LLMFunc, *, model
         )
         if reply.text is not None:
             checked = restated(
-                checked, turn, resolver.read(resolver.parse_text, reply.text), max_words=resolver.config.max_query_words
+                checked,
+                turn,
+                resolver.read(resolver.parse_text, reply.text),
+                max_words=resolver.config.max_query_words,
+                max_name_words=tuning.max_name_words,
             )
     if not (tuning.fuse_standalone_question and checked.changed):
         return checked
@@ -55,7 +59,9 @@ async def check_reference(resolver: Resolver, turn: Turn, llm: LLMFunc, *, model
     reply = await resolver.ask("standalone", resolver.condense_prompt, turn, llm, resolver.config.timeout)
     if reply.text is None:
         return checked
-    question = standalone_question(turn, resolver.read(resolver.parse_standalone_question, reply.text))
+    question = standalone_question(
+        turn, resolver.read(resolver.parse_standalone_question, reply.text), max_name_words=tuning.max_name_words
+    )
     return checked if question is None else replace(checked, standalone_question=question)
 
 

@@ -12,9 +12,8 @@ from hypothesis import HealthCheck, settings
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from fakes import ScriptedLLM, hashed_trigram_embedding, offline_tokenizer  # noqa: E402
-from kb import custom_kg  # noqa: E402
-from rag_support import stop_queue_workers  # noqa: E402
+from fakes import ScriptedLLM  # noqa: E402
+from rag_support import offline_rag, stop_queue_workers  # noqa: E402
 from traced_spans import Traced  # noqa: E402
 
 settings.register_profile(
@@ -45,20 +44,8 @@ async def make_rag(tmp_path):
     built = []
 
     async def build(llm, *, cls=ResolvingLightRAG, insert=True, **kwargs):
-        rag = cls(
-            working_dir=str(tmp_path / uuid.uuid4().hex),
-            workspace=uuid.uuid4().hex,
-            llm_model_func=llm,
-            llm_model_name="scripted-fake",
-            embedding_func=hashed_trigram_embedding(),
-            tokenizer=offline_tokenizer(),
-            enable_llm_cache=False,
-            **kwargs,
-        )
-        await rag.initialize_storages()
+        rag = await offline_rag(llm, str(tmp_path / uuid.uuid4().hex), cls=cls, insert=insert, **kwargs)
         built.append(rag)
-        if insert:
-            await rag.ainsert_custom_kg(custom_kg())
         return rag
 
     yield build

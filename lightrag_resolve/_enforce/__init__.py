@@ -47,6 +47,7 @@ from .names import (
     cut_gloss,
     ground_reference_name,
     name_with_message,
+    refused_mentions,
     unestablished_in,
     unestablished_names,
 )
@@ -78,6 +79,7 @@ __all__ = [
     "resolved_meaning",
     "restated",
     "restated_name",
+    "refused_mentions",
     "reuse_keywords",
     "standalone_question",
     "unestablished_in",

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 from .._parse import parse_reference_answer
 from .._pointing_words import named_before_pointing
 from .answers import answer_line, append_meaning, contains_phrase, enforce_text_query, is_none_answer, is_scaffold
-from .names import name_with_message, unestablished_in
+from .names import name_with_message, refused_mentions, unestablished_in
 
 __all__ = [
     "mentions_other_option",
@@ -91,7 +91,7 @@ def needs_restatement(checked: Resolution, *, proposed: str | None = None) -> bo
     return True
 
 
-def restated(checked: Resolution, turn: Turn, output: Any, *, max_words: int) -> Resolution:
+def restated(checked: Resolution, turn: Turn, output: Any, *, max_words: int, max_name_words: int) -> Resolution:
     """``checked`` retrieving with "<message> — <restatement>", or as it is when the restatement is refused.
 
     A restatement that names exactly one candidate the message lacks has
@@ -106,8 +106,11 @@ def restated(checked: Resolution, turn: Turn, output: Any, *, max_words: int) ->
     ``RESOLVE: …``: the model answered the wrong question), and a
     restatement with a name the conversation did not establish (the
     configured company's name, which the checks append, counts as
-    established). The check's own record (decision, candidates, the reason a name
-    was refused) is kept; only the text and ``restatement`` change.
+    established), and one naming a candidate the check's rules refuse
+    (``refused_mentions``: a name of more than ``max_name_words`` words, say),
+    so every name that reaches retrieval obeys the same rules. The check's
+    own record (decision, candidates, the reason a name was refused) is kept;
+    only the text and ``restatement`` change.
     """
     if not isinstance(output, str) or parse_reference_answer(output) is not None:
         return checked
@@ -117,6 +120,10 @@ def restated(checked: Resolution, turn: Turn, output: Any, *, max_words: int) ->
     unknown = unestablished_in(turn, query)
     if unknown:
         logger.debug("restatement refused: %s are not in the conversation", ", ".join(unknown))
+        return checked
+    refused = refused_mentions(turn, query, max_name_words=max_name_words)
+    if refused:
+        logger.debug("restatement refused: the check refuses %s", ", ".join(refused))
         return checked
     name = restated_name(query, turn)
     text = name_with_message(turn.query, name) if name else append_meaning(turn.query, query)
@@ -135,14 +142,15 @@ def restated_name(restatement: str, turn: Turn) -> str | None:
     return mentions[0] if len(mentions) == 1 else None
 
 
-def standalone_question(turn: Turn, output: Any) -> str | None:
+def standalone_question(turn: Turn, output: Any, *, max_name_words: int) -> str | None:
     """The question to fuse with, or ``None`` when the answer is refused.
 
     Refused: no text, ``NONE``, a scaffold, an answer in the check's own
-    format, the visitor's message itself (nothing to add), and a question
+    format, the visitor's message itself (nothing to add), a question
     with a name that neither the messages its prompt showed, the window's
-    candidates nor the configured company's name establish. Kept: one line without control or format
-    characters, at most ``MAX_QUERY_CHARS`` characters.
+    candidates nor the configured company's name establish, and one naming a
+    candidate the check's rules refuse (``refused_mentions``). Kept: one line
+    without control or format characters, at most ``MAX_QUERY_CHARS`` characters.
     """
     line = clip_chars(answer_line(output), MAX_QUERY_CHARS).strip() if isinstance(output, str) else ""
     if not line or is_none_answer(line) or is_scaffold(line) or parse_reference_answer(line) is not None:
@@ -150,5 +158,7 @@ def standalone_question(turn: Turn, output: Any) -> str | None:
     if line.casefold() == " ".join(turn.query.split()).casefold():
         return None
     if unestablished_in(turn, line, messages=turn.conversation_texts):
+        return None
+    if refused_mentions(turn, line, max_name_words=max_name_words):
         return None
     return line

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from .._clean_text import (
     MAX_NAME_CHARS,
     clean_single_line,
+    without_elision,
     without_possessive,
 )
 from .._resolution import RejectedReason
@@ -33,6 +34,7 @@ __all__ = [
     "cut_gloss",
     "ground_reference_name",
     "name_with_message",
+    "refused_mentions",
     "unestablished_in",
     "unestablished_names",
 ]
@@ -121,12 +123,13 @@ def unestablished_names(text: str, *, message: str, history: Sequence[str], cand
     but a name (a capitalised word that is not a function word such as
     "What" or "Quelle") must come from the conversation: a small model
     otherwise brings in a product or a person from what it knows. Words are
-    compared whole and without case or an English possessive ending.
+    compared whole and without case, an English possessive ending or an
+    elided article before them ("d'Invented", "l’Invented": ``without_elision``).
     """
     texts = (message, *history, *candidates.names)
     unknown = []
     for match in _WORD.finditer(text):
-        word = without_possessive(match.group()).strip("-'\u2019")
+        word = without_elision(without_possessive(match.group()).strip("-'\u2019")).strip("-'\u2019")
         if not word[:1].isupper() or is_function_word(word):
             continue
         if not contains_phrase(texts, word):
@@ -144,3 +147,27 @@ def unestablished_in(turn: Turn, text: str, *, messages: tuple[str, ...] | None 
     shown = turn.message_texts if messages is None else messages
     known = (*shown, turn.company_name) if turn.company_name else shown
     return unestablished_names(text, message=turn.query, history=known, candidates=turn.candidates)
+
+
+def refused_mentions(turn: Turn, text: str, *, max_name_words: int) -> tuple[str, ...]:
+    """The candidates ``text`` names, beyond those the message holds, that the reference check would refuse.
+
+    A model's text beside the visitor's words (a restatement, a standalone
+    question) brings names into retrieval as the check does, so each must pass
+    the check's rules (``accept_reference_name``): a candidate of seven words
+    refused as ``too_long`` must not come back inside a restatement.
+    """
+    refused = []
+    for name in turn.candidates.mentioned_in(text):
+        if contains_phrase(turn.query, name):
+            continue  # the visitor's own words
+        outcome = accept_reference_name(
+            name,
+            history_text=turn.message_texts,
+            message=turn.query,
+            company_name=turn.company_name,
+            max_words=max_name_words,
+        )
+        if outcome.name is None:
+            refused.append(name)
+    return tuple(refused)

@@ -5,6 +5,7 @@ Contract §5.9 (a follow-up the check cannot name is restated) and §5.10 (a sta
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import replace
 
 import pytest
@@ -15,6 +16,7 @@ from conversations import RESTATED
 from conversations import SHOPS as HISTORY
 from conversations import SHOPS_ASK as ASK
 from conversations import shops_turn as turn
+from fakes import ScriptedLLM
 from lightrag_resolve import Message, Resolution, Turn
 from lightrag_resolve._clean_text import MAX_QUERY_CHARS
 from lightrag_resolve._enforce import (
@@ -28,6 +30,7 @@ from lightrag_resolve._enforce import (
 from strategies import model_output
 from test_reference_integration import ASK as TERMINAL_ASK
 from test_reference_integration import HISTORY as TERMINAL_HISTORY
+from tuned import tuned
 
 
 CLOUD_HISTORY = (
@@ -83,7 +86,7 @@ def test_only_the_reference_path_is_restated():
 
 def test_an_accepted_restatement_follows_the_visitors_words():
     before = checked("ambiguous", candidates=("Pulse POS", "Orbit CRM"), raw_output="AMBIGUOUS")
-    after = restated(before, turn(), RESTATED, max_words=8)
+    after = restated(before, turn(), RESTATED, max_words=8, max_name_words=6)
     assert after.query == f"{ASK} — {RESTATED}" and after.restatement == RESTATED
     assert after.fallback_reason is None and after.changed
     # The check's own record stays.
@@ -92,7 +95,7 @@ def test_an_accepted_restatement_follows_the_visitors_words():
 
 def test_a_restatement_naming_one_candidate_leads_with_it():
     # It found what "it" means, as a named check would have: the name leads, as in §5.3.
-    after = restated(checked("ambiguous"), turn(), "Lyon shops using Orbit CRM", max_words=8)
+    after = restated(checked("ambiguous"), turn(), "Lyon shops using Orbit CRM", max_words=8, max_name_words=6)
     assert after.query == f"Orbit CRM — {ASK}"
     assert after.restatement == "Lyon shops using Orbit CRM" and after.entity is None
 
@@ -135,40 +138,46 @@ def test_the_leading_name_is_the_restatements_only_new_mention(history, restatem
 
 def test_a_refused_name_keeps_its_reason_on_the_record():
     before = checked("rejected:not_in_history", decision="resolve", rejected_reason="not_in_history")
-    after = restated(before, turn(), RESTATED, max_words=8)
+    after = restated(before, turn(), RESTATED, max_words=8, max_name_words=6)
     assert after.rejected_reason == "not_in_history" and after.entity is None and after.changed
 
 
 def test_the_restatement_is_held_to_the_rewrite_checks():
-    assert restated(checked("ambiguous"), turn(company="Helix"), RESTATED, max_words=8).restatement == (
+    assert restated(
+        checked("ambiguous"), turn(company="Helix"), RESTATED, max_words=8, max_name_words=6
+    ).restatement == (
         "Lyon shops using Pulse POS or Orbit Helix"  # eight words, the company's name inside them
     )
     for refused in ("NONE", "", "   ", "The visitor asks about the shops", None, 42):
-        assert restated(checked("ambiguous"), turn(), refused, max_words=8) == checked("ambiguous")
+        assert restated(checked("ambiguous"), turn(), refused, max_words=8, max_name_words=6) == checked("ambiguous")
 
 
 @pytest.mark.parametrize("answer", ["AMBIGUOUS", "KEEP", "RESOLVE: Pulse POS", '{"decision": "KEEP", "name": ""}'])
 def test_an_answer_in_the_checks_format_is_refused(answer):
-    assert restated(checked("ambiguous"), turn(), answer, max_words=8) == checked("ambiguous")
+    assert restated(checked("ambiguous"), turn(), answer, max_words=8, max_name_words=6) == checked("ambiguous")
 
 
 def test_the_configured_company_counts_as_established():
     # The rewrite checks append the company's name; the window need not hold it.
-    after = restated(checked("ambiguous"), turn(company="Vellinor"), "Pulse POS on weekends", max_words=8)
+    after = restated(
+        checked("ambiguous"), turn(company="Vellinor"), "Pulse POS on weekends", max_words=8, max_name_words=6
+    )
     assert after.restatement == "Pulse POS on weekends Vellinor"
 
 
 def test_a_name_the_conversation_did_not_establish_refuses_the_restatement():
-    assert restated(checked("ambiguous"), turn(), "shops in Lyon using Stripe Terminal", max_words=8) == checked(
-        "ambiguous"
-    )
+    assert restated(
+        checked("ambiguous"), turn(), "shops in Lyon using Stripe Terminal", max_words=8, max_name_words=6
+    ) == checked("ambiguous")
     # Capitalised function words and words of the message are not names to check.
-    assert restated(checked("ambiguous"), turn(), "Which Shops in Lyon use Pulse POS", max_words=8).changed
+    assert restated(
+        checked("ambiguous"), turn(), "Which Shops in Lyon use Pulse POS", max_words=8, max_name_words=6
+    ).changed
 
 
 @given(model_output)
 def test_any_model_output_keeps_the_visitors_words_whole(output):
-    after = restated(checked("ambiguous"), turn(), output, max_words=8)
+    after = restated(checked("ambiguous"), turn(), output, max_words=8, max_name_words=6)
     assert after.original_query == ASK
     name = restated_name(after.restatement, turn()) if after.restatement else None
     if name:
@@ -201,7 +210,7 @@ QUESTION = "Which retailers already run the Pulse POS loyalty terminal?"
     ],
 )
 def test_a_question_made_of_the_conversations_names_is_kept_on_one_line(output, expected):
-    assert standalone_question(TERMINAL, output) == expected
+    assert standalone_question(TERMINAL, output, max_name_words=6) == expected
 
 
 @pytest.mark.parametrize(
@@ -219,15 +228,58 @@ def test_a_question_made_of_the_conversations_names_is_kept_on_one_line(output, 
     ],
 )
 def test_a_question_that_adds_nothing_or_brings_a_new_name_is_refused(output):
-    assert standalone_question(TERMINAL, output) is None
+    assert standalone_question(TERMINAL, output, max_name_words=6) is None
 
 
 @given(model_output)
 def test_any_answer_gives_one_short_established_line_or_nothing(output):
-    question = standalone_question(TERMINAL, output)
+    question = standalone_question(TERMINAL, output, max_name_words=6)
     if question is None:
         return
     assert question == question.strip() and "\n" not in question and len(question) <= MAX_QUERY_CHARS
     assert question.casefold() != TERMINAL_ASK.casefold()
     known = (*TERMINAL.message_texts, "Helix")
     assert not unestablished_names(question, message=TERMINAL_ASK, history=known, candidates=TERMINAL.candidates)
+
+
+# ---- a name the check refuses never comes back through the restatement (issue 31, item 6) ------------
+
+LONG_NAME = "Parcours Cerclia Avancé Premium Plus Édition Entreprise"
+"""Seven words: more than the check's ``max_name_words`` (6)."""
+
+
+def long_name_turn(name: str = LONG_NAME) -> Turn:
+    history = (
+        Message(role="user", content="What do you sell?"),
+        Message(role="assistant", content=f"We sell {name} to shops."),
+    )
+    return Turn(query="Which shops already use it?", history=history, mode="naive")
+
+
+def test_a_restatement_leading_with_a_name_the_check_refused_is_refused():
+    asked = long_name_turn()
+    refused = replace(checked("rejected:too_long", decision="resolve"), original_query=asked.query, query=asked.query)
+    refused = replace(refused, rejected_reason="too_long")
+    assert restated(refused, asked, f"{LONG_NAME} shops", max_words=8, max_name_words=6) == refused
+    question = f"Which shops already use {LONG_NAME}?"
+    assert standalone_question(asked, question, max_name_words=6) is None
+    assert standalone_question(asked, question, max_name_words=7) == question
+
+
+def test_the_turn_never_retrieves_a_name_its_record_says_was_refused():
+    asked = long_name_turn()
+    replies = {"reference": f"RESOLVE: {LONG_NAME}", "restatement": f"{LONG_NAME} shops"}
+    resolver = tuned(check_sole_candidate=True)
+    resolution = asyncio.run(resolver.resolve(asked, llm=ScriptedLLM(replies=replies)))
+    assert resolution.rejected_reason == "too_long" and resolution.query == asked.query
+    assert resolution.restatement is None
+
+
+@given(st.integers(1, 9), st.integers(1, 6), st.sampled_from(["{} shops", "shops using {}", "{}"]))
+def test_a_restated_name_obeys_the_checks_word_cap(words, max_name_words, form):
+    name = " ".join(f"Zona{chr(ord('a') + index)}" for index in range(words))
+    asked = long_name_turn(name)
+    after = restated(checked("ambiguous"), asked, form.format(name), max_words=12, max_name_words=max_name_words)
+    assert after.changed == (words <= max_name_words)
+    if after.changed:
+        assert after.query == f"{name} — {asked.query}"

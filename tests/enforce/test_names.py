@@ -10,9 +10,9 @@ from hypothesis import strategies as st
 
 from conversations import OFFER, OPTIONS, SHOPS, SHOPS_ASK
 from fakes import ScriptedLLM
-from lightrag_resolve import Resolver, Turn
+from lightrag_resolve import Message, Resolver, Turn
 from lightrag_resolve._candidates import collect_candidates
-from lightrag_resolve._clean_text import clean_single_line, without_possessive
+from lightrag_resolve._clean_text import ELIDED_WORDS, clean_single_line, without_elision, without_possessive
 from lightrag_resolve._enforce import (
     accept_reference_name,
     contains_phrase,
@@ -22,6 +22,7 @@ from lightrag_resolve._enforce import (
     unestablished_names,
 )
 from strategies import hostile_text, phrase
+from tuned import tuned
 
 
 # ---- reference names (§5.3) -------------------------------------------------------------------------
@@ -144,3 +145,63 @@ def test_a_text_made_of_the_conversations_words_names_nothing_new(words):
         )
         == ()
     )
+
+
+# ---- a name after an elided article is still a name (issue 31, item 5) ------------------------------
+
+BOUTIQUES = (
+    Message(role="user", content="Quels produits pour les boutiques ?"),
+    Message(role="assistant", content="Pour les boutiques, Helix vend Pulse POS et Orbit CRM."),
+)
+BOUTIQUES_TEXTS = {
+    "message": "Quel est son prix ?",
+    "history": [m.content for m in BOUTIQUES],
+    "candidates": collect_candidates([(m.role, m.content) for m in BOUTIQUES]),
+}
+invented = st.from_regex(r"Zq[a-z]{3,8}", fullmatch=True)
+"""A capitalised word no conversation here holds."""
+
+
+@given(
+    st.sampled_from(sorted(ELIDED_WORDS)),
+    st.sampled_from(["'", "\u2019"]),
+    st.sampled_from([str.lower, str.capitalize]),
+    invented,
+)
+def test_an_invented_name_after_any_elision_is_unestablished(elided, apostrophe, case, name):
+    for text in (f"prix {case(elided)}{apostrophe}{name} pour boutiques", f"{case(elided)}{apostrophe}{name} ?"):
+        assert unestablished_names(text, **BOUTIQUES_TEXTS) == (name,), text
+    # The same elision before an established name brings nothing new.
+    assert unestablished_names(f"prix {case(elided)}{apostrophe}Orbit CRM", **BOUTIQUES_TEXTS) == ()
+
+
+@pytest.mark.parametrize(
+    ("word", "bare"),
+    [
+        ("d'Invented", "Invented"),
+        ("L\u2019Orbit", "Orbit"),
+        ("qu'Helix", "Helix"),
+        ("jusqu'Helix", "Helix"),
+        ("dell'Orbit", "Orbit"),
+        ("un'Azienda", "Azienda"),
+        ("l'offre", "offre"),
+        ("don't", "don't"),  # English contractions stay whole
+        ("O'Brien", "O'Brien"),
+        ("aujourd'hui", "aujourd'hui"),
+        ("l'", "l'"),
+        ("d'42", "d'42"),
+    ],
+)
+def test_only_an_elided_article_pronoun_or_preposition_is_taken_off(word, bare):
+    assert without_elision(word) == bare
+
+
+def test_a_restatement_or_question_inventing_a_name_after_an_elision_is_refused():
+    turn = Turn(query="Combien coûte-t-il pour une boutique ?", history=BOUTIQUES, mode="naive")
+    replies = {"reference": "AMBIGUOUS", "restatement": "prix d'Zorblax pour boutique"}
+    resolution = asyncio.run(Resolver().resolve(turn, llm=ScriptedLLM(replies=replies)))
+    assert resolution.restatement is None and not resolution.changed
+    resolver = tuned(fuse_standalone_question=True)
+    replies = {"reference": "RESOLVE: Orbit CRM", "standalone": "Combien coûte l\u2019Zorblax pour une boutique ?"}
+    resolution = asyncio.run(resolver.resolve(turn, llm=ScriptedLLM(replies=replies)))
+    assert resolution.entity == "Orbit CRM" and resolution.standalone_question is None
