@@ -20,7 +20,7 @@ import re
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
-from ._clean_text import CLIP_MARKER, HAN_CHARS, answered_sentence, split_sentences, without_possessive
+from ._clean_text import CLIP_MARKER, HAN_CHARS, answered_sentence, split_elisions, split_sentences, without_possessive
 from ._enforce import contains_phrase
 from ._languages import LANGUAGES, detect, phrase_pattern
 from ._pointing_words import points_back
@@ -127,6 +127,7 @@ def _runs(text: str, *, split_at_stop_words: bool = False) -> list[_Run]:
     ``split_at_stop_words``: a function word inside a run ends it, where every
     noun is capitalised and "Suchen Sie A1" is no name but "A1" is.
     """
+    text = split_elisions(text)  # "l'Orbit CRM": the name is "Orbit CRM"
     matches = list(_TOKEN.finditer(text))
     stop = _stop_words(text)
     runs: list[_Run] = []
@@ -232,6 +233,7 @@ def name_ngrams(texts: Iterable[str], *, max_words: int = 4, limit: int = MAX_NG
                         spans.append(span)
                         if len(spans) >= limit:
                             return spans
+        text = split_elisions(text)
         matches = list(_TOKEN.finditer(text))
         tokens = [match.group() for match in matches]
         stop = _stop_words(text)

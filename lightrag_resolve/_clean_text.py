@@ -42,6 +42,7 @@ __all__ = [
     "normalize_for_compare",
     "prompt_part",
     "recorded_output",
+    "split_elisions",
     "split_sentences",
     "visible",
     "without_possessive",
@@ -226,6 +227,21 @@ ELIDED_WORDS = frozenset(
 """Elided forms written before an apostrophe and the next word, lower-cased (French, Italian, Catalan)."""
 
 _ELISION = re.compile(r"([^\W\d_]+)['\u2019](?=[^\W\d_])")
+
+
+_ELIDED_IN_TEXT = re.compile(r"(?<![^\W\d_])([^\W\d_]+)['\u2019](?=[^\W\d_])")
+
+
+def split_elisions(text: str) -> str:
+    """``text`` with the apostrophe after each elided word (``ELIDED_WORDS``) made a space, at the same length.
+
+    "recommande l'Orbit CRM" reads "l Orbit CRM", so a tokenizer finds the
+    name "Orbit CRM" where it would have found the word "l'Orbit"; offsets
+    into the text stay valid. "don't" and "aujourd'hui" are left as they are.
+    """
+    return _ELIDED_IN_TEXT.sub(
+        lambda match: f"{match.group(1)} " if match.group(1).casefold() in ELIDED_WORDS else match.group(0), text
+    )
 
 
 def without_elision(word: str) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -132,3 +133,11 @@ def test_a_name_inside_a_longer_mentioned_one_counts_once():
     assert candidates.mentioned_in("IBM Cloud VPC costs") == ("IBM Cloud", "VPC")
     assert candidates.mentioned_in("what IBM sells") == ("IBM",)
     assert candidates.mentioned_in("nothing named") == ()
+
+
+@pytest.mark.parametrize("article", ["l'", "L'", "d'", "l’", "dell'", "qu'"])
+def test_a_name_after_an_elided_word_is_collected_whole(article):
+    text = f"Nous recommandons {article}Orbit CRM pour vous. Don't worry, aujourd'hui O'Brien arrive."
+    names = collect_candidates([("assistant", text)]).names
+    assert "Orbit CRM" in names and "O'Brien" in names
+    assert not any("'" in name and name != "O'Brien" for name in names)
