@@ -296,3 +296,11 @@ def test_a_sole_candidate_is_no_shortcut_in_a_language_the_analysis_cannot_place
     llm = ScriptedLLM(replies={"reference": "AMBIGUOUS"})
     decided = asyncio.run(Resolver().resolve(turn, llm=llm))
     assert llm.roles()[0] == "reference" and decided.entity is None
+
+
+def test_the_languages_page_names_every_field_and_every_shipped_language():
+    from pathlib import Path
+
+    page = (Path(__file__).parents[1] / "docs" / "languages.md").read_text(encoding="utf-8")
+    assert all(f"`{spec.name}`" in page for spec in dataclasses.fields(Language))
+    assert all(f"| `{record.code}` |" in page for record in LANGUAGES)
