@@ -233,14 +233,15 @@ _ELIDED_IN_TEXT = re.compile(r"(?<![^\W\d_])([^\W\d_]+)['\u2019](?=[^\W\d_])")
 
 
 def split_elisions(text: str) -> str:
-    """``text`` with the apostrophe after each elided word (``ELIDED_WORDS``) made a space, at the same length.
+    """``text`` with each elided word and its apostrophe (``ELIDED_WORDS``) made spaces, at the same length.
 
-    "recommande l'Orbit CRM" reads "l Orbit CRM", so a tokenizer finds the
-    name "Orbit CRM" where it would have found the word "l'Orbit"; offsets
-    into the text stay valid. "don't" and "aujourd'hui" are left as they are.
+    "recommande l'Orbit CRM" reads "recommande   Orbit CRM", so a tokenizer
+    finds the name "Orbit CRM" where it would have found the word "l'Orbit",
+    and "C'est" gives no "C"; offsets into the text stay valid. "don't" and
+    "aujourd'hui" are left as they are.
     """
     return _ELIDED_IN_TEXT.sub(
-        lambda match: f"{match.group(1)} " if match.group(1).casefold() in ELIDED_WORDS else match.group(0), text
+        lambda match: " " * len(match.group()) if match.group(1).casefold() in ELIDED_WORDS else match.group(0), text
     )
 
 

@@ -137,7 +137,7 @@ def test_a_name_inside_a_longer_mentioned_one_counts_once():
 
 @pytest.mark.parametrize("article", ["l'", "L'", "d'", "l’", "dell'", "qu'"])
 def test_a_name_after_an_elided_word_is_collected_whole(article):
-    text = f"Nous recommandons {article}Orbit CRM pour vous. Don't worry, aujourd'hui O'Brien arrive."
+    text = f"C'est simple. Nous recommandons {article}Orbit CRM pour vous. Don't worry, aujourd'hui O'Brien arrive."
     names = collect_candidates([("assistant", text)]).names
-    assert "Orbit CRM" in names and "O'Brien" in names
+    assert "Orbit CRM" in names and "O'Brien" in names and "C" not in names  # the elided word is no name
     assert not any("'" in name and name != "O'Brien" for name in names)

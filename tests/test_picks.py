@@ -125,3 +125,18 @@ def test_a_french_inverted_question_naming_its_subject_pays_no_check():
         Resolver().resolve(Turn(query="Kadoro fonctionne-t-il sans réseau ?", history=history, mode="naive"), llm=llm)
     )
     assert llm.calls == [] and not resolution.changed
+
+
+def test_a_french_reference_without_a_pointer_word_still_meets_the_check():
+    # The sample's fr-ref-09: placed in French, its "les rapports" is no pointer word the records know, so
+    # it must stay unplaced (no marker but "peut", tied with English "on") and meet the check.
+    history = (
+        Message(role="user", content="Quel outil pour analyser nos ventes ?"),
+        Message(
+            role="assistant", content="Tableau360 prépare des tableaux de bord et des rapports à partir de vos données."
+        ),
+    )
+    llm = ScriptedLLM(replies={"reference": "RESOLVE: Tableau360"})
+    message = "Peut-on recevoir les rapports automatiquement par e-mail ?"
+    resolution = asyncio.run(Resolver().resolve(Turn(query=message, history=history, mode="naive"), llm=llm))
+    assert llm.roles() == ["reference"] and resolution.query.startswith("Tableau360 — ")
