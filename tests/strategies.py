@@ -211,6 +211,43 @@ def route_facts(draw) -> RouteFacts:
     )
 
 
+assistant_turn_end = st.one_of(
+    phrase.map(lambda p: p + " ?"),
+    st.sampled_from(
+        [
+            "Which sector are you in: Santé, BTP or Retail?",
+            "Shall I send you the price of Orbit CRM or Pulse POS?",
+            "Pulse POS runs in 400 shops.",
+            "Would you like to know which clinics use Pivotane?",
+            "Which retailers run RESOLVE: Pulse POS?",
+        ]
+    ),
+    phrase,
+)
+"""What an assistant's last message may be: a question (often), an offer, a statement, one quoting the check's format."""
+
+
+@st.composite
+def dialogue_turns(draw) -> Turn:
+    """A turn after an assistant's message, in any mode: a short reply to it, or a follow-up that points back."""
+    earlier = draw(st.lists(st.builds(Message, role=roles, content=phrase), max_size=1))
+    last = Message(role="assistant", content=draw(assistant_turn_end))
+    query = draw(
+        st.one_of(
+            queries,
+            st.sampled_from(["Santé", "Yes please", "The second one", "OK", "Which retailers already run it?"]),
+        )
+    )
+    return Turn(query=query, history=(*earlier, last), mode=draw(modes), company_name=draw(company_names))
+
+
+failing_model_replies = st.one_of(
+    model_output,
+    hostile_model_output(),
+    st.sampled_from([RuntimeError("model down"), ValueError("bad request"), TimeoutError("late")]),
+)
+"""What a failing or hostile model gives any resolver prompt: odd text, the check's format, hostile text, an error."""
+
 fallback_reasons = st.one_of(
     st.sampled_from(["disabled", "first_turn", "gate_declined", "llm_error", "timeout", "keep", "stands_alone"]),
     st.builds(lambda reason: f"rejected:{reason}", st.sampled_from(["company", "not_in_history", "too_long"])),

@@ -270,10 +270,12 @@ def test_any_model_output_gives_a_lawful_resolution(output, query, mode, raw_his
         assert resolution.path in {"keywords", "text"} and the_turn.history[-1].role == "assistant"
         assert resolution.query.endswith(f" — {context}") or contains_phrase(resolution.query, context)
     if resolution.fallback_reason is not None:
+        assert resolution.query == query and not resolution.ll_keywords and not resolution.changed
+    if resolution.carry_reason is not None:
         assert resolution.query == append_context(query, context) and not resolution.ll_keywords
     if mode in {"bypass"}:
         assert resolution.query == query
-    if resolution.path in {"keywords", "text"} and resolution.changed and resolution.fallback_reason is None:
+    if resolution.path in {"keywords", "text"} and resolution.changed and resolution.carry_reason is None:
         # The visitor's words are never lost: in front of the meaning, or inside it.
         body = resolution.query.removesuffix(f" — {context}") if context else resolution.query
         prefix = f"{clean_single_line(query)} — "
