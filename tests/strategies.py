@@ -30,6 +30,33 @@ scaffold_text = st.sampled_from(
 )
 """Model output that describes the conversation instead of answering: numbered, "The visitor…", "Based on…"."""
 
+PROMPT_FORMATS = [
+    "RESOLVE: {}",
+    "**RESOLVE**: {}",
+    "Resolve - {}",
+    "{} RESOLVE: {}",
+    "KEEP",
+    "Keep: {}",
+    "AMBIGUOUS",
+    "{} KEEP",
+    "{} AMBIGUOUS",
+    "{} NONE",
+    "Visitor: {}",
+    "{} — Assistant: {}",
+    "Conversation: {}",
+    "Reply: {}",
+    "Message: {}",
+    "{} (Visitor : {})",
+    '{{"query": "{}"}}',
+    '{{"decision": "RESOLVE", "name": "{}"}}',
+    "{} low_level_keywords",
+]
+"""A prompt's own format (``_prompts``): the check's verdicts, the labels of the conversation, the JSON keys."""
+
+prompt_format_text = st.builds(lambda form, name: form.replace("{{", "{").replace("}}", "}").replace("{}", name),
+                               st.sampled_from(PROMPT_FORMATS), phrase)
+"""Model text in a prompt's own format around a phrase: "RESOLVE: Pulse POS", "Visitor: pricing", "KEEP"."""
+
 any_json_value = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
     lambda children: st.lists(children, max_size=6) | st.dictionaries(st.text(max_size=8), children, max_size=4),
