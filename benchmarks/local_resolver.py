@@ -89,7 +89,7 @@ def perf(model: LocalLLM) -> tuple[int, int]:
 def outcome(resolution: Resolution) -> str:
     if resolution.path == "reference":
         return f"{resolution.decision}:{resolution.entity or ''}"
-    return f"{resolution.query}|{','.join(resolution.ll_keywords)}|{resolution.fallback_reason or ''}"
+    return f"{resolution.query}|{','.join(resolution.ll_keywords)}|{resolution.fallback_reason or resolution.carry_reason or ''}"
 
 
 async def timed(config: Configuration, work: Any) -> tuple[Any, float, int, int]:

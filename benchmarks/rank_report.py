@@ -19,8 +19,9 @@ table three times: for the seeded N items that ``eval_report.py``'s
 the others, and for all; so a design set whose misses were read and a check
 set whose misses were not are reported apart. ``--by-resolution`` adds a
 table of ``raw`` against ``resolve`` by what the resolution did to the turn
-(nothing, a name added, a restatement added, a short reply's meaning), read
-from the ``resolve`` arm's first-run record. Usage::
+(nothing, a name added, a restatement added, a short reply's meaning, a short
+reply's question carried without a meaning), read from the ``resolve`` arm's
+first-run record. Usage::
 
     python benchmarks/rank_report.py benchmarks/results/eval/mtrag --items PATH/turns.jsonl --k 3
     python benchmarks/rank_report.py FOLDER/mtrag --items PATH/turns.jsonl --seeded-split 150 --digits 3
@@ -87,15 +88,27 @@ def seeded_split(folder: Path, items: Path, count: int, seed: int = 0) -> tuple[
     return [item for item in ordered if item in chosen], [item for item in ordered if item not in chosen]
 
 
-RESOLUTION_KINDS = ("unchanged", "a name added", "a restatement added", "a short reply's meaning")
+RESOLUTION_KINDS = (
+    "unchanged",
+    "a name added",
+    "a restatement added",
+    "a short reply's meaning",
+    "a short reply's question carried",
+)
 
 
 def resolution_kind(resolution: dict | None) -> str:
-    """What a recorded ``Resolution`` did to the turn: one of ``RESOLUTION_KINDS``."""
+    """What a recorded ``Resolution`` did to the turn: one of ``RESOLUTION_KINDS``.
+
+    A carried short reply (the model's meaning missing, the question kept) is
+    ``carry_reason`` in new records; records written before it existed show
+    it as a ``fallback_reason`` on a changed short reply.
+    """
     if not resolution or not resolution.get("changed"):
         return "unchanged"
     if resolution.get("path") != "reference":
-        return "a short reply's meaning"
+        carried = resolution.get("carry_reason") or resolution.get("fallback_reason")
+        return "a short reply's question carried" if carried else "a short reply's meaning"
     return "a restatement added" if resolution.get("restatement") else "a name added"
 
 

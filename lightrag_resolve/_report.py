@@ -16,17 +16,17 @@ def report(resolution: Resolution, config: ResolverConfig) -> None:
     """Log the outcome and hand it to ``config.on_resolution``; never raises.
 
     One INFO line per turn whose retrieval text changed (a short reply that
-    kept only the question it answers says ``fallback=<reason>`` there) and
-    one DEBUG line per turn left as it was. The
+    kept only the question it answers says ``carried=<reason>`` there) and
+    one DEBUG line per turn left as it was (with its fallback reason). The
     visitor's words and the model's output are logged only at DEBUG.
     """
     if resolution.changed:
         logger.info(
-            "resolved turn: path=%s mode=%s decision=%s fallback=%s restated=%s question=%s model=%s elapsed_ms=%.0f",
+            "resolved turn: path=%s mode=%s decision=%s carried=%s restated=%s question=%s model=%s elapsed_ms=%.0f",
             resolution.path,
             resolution.mode,
             resolution.decision,
-            resolution.fallback_reason,
+            resolution.carry_reason,
             resolution.restatement is not None,
             resolution.standalone_question is not None,
             resolution.model,

@@ -26,7 +26,10 @@ One of ``disabled``, ``unsupported_mode``, ``first_turn``, ``gate_declined``, ``
 (a short reply that answers no question and picks no option, contract §5.7), and for the
 reference check ``keep``, ``ambiguous``, ``no_candidates`` (the window names nothing),
 ``stands_alone`` (the message holds no word that points back, contract §5.8; decision ``keep``) and
-``rejected:<reason>``. ``None`` on success (a restated follow-up included, contract §5.9) and on ``bypass``.
+``rejected:<reason>``. ``None`` on success (a restated follow-up included, contract §5.9), on ``bypass``
+and on a carried short reply (``Resolution.carry_reason``). Whenever it is set, retrieval gets the
+visitor's words exactly: no keywords, ``changed`` is ``False`` (the ``Resolution`` constructor refuses
+anything else).
 """
 
 Decision = Literal["resolve", "keep", "ambiguous", "error"]
@@ -44,7 +47,13 @@ class Resolution:
     model was shown, ``dropped_keywords`` the low-level keywords it proposed
     that the conversation did not establish. ``context`` is the end of the
     assistant's question that a short reply's text carries (contract §5.6),
-    also when the model's answer was not used. ``restatement`` is the search
+    also when the model's answer was not used: that turn is *carried*, its
+    text "<reply> — <context>" found in code, and ``carry_reason`` says why
+    the model's meaning is missing (a model failure reason: ``timeout``,
+    ``empty``, ``ungrounded``, …) while ``fallback_reason`` stays ``None``.
+    ``fallback_reason`` means one thing only: retrieval got the visitor's
+    words exactly, so a record with one always has ``changed`` ``False``
+    (the constructor refuses anything else). ``restatement`` is the search
     query added to a follow-up that points back at something the reference
     check could not name (contract §5.9). ``standalone_question`` is the
     question a resolved reference's chunk search was fused with
@@ -64,6 +73,7 @@ class Resolution:
     ll_keywords: tuple[str, ...] = ()
     hl_keywords: tuple[str, ...] = ()
     fallback_reason: FallbackReason | None = None
+    carry_reason: FallbackReason | None = None
     decision: Decision | None = None
     entity: str | None = None
     rejected_reason: RejectedReason | None = None
@@ -87,6 +97,10 @@ class Resolution:
             raise ValueError("ll_keywords and hl_keywords must be both empty or both non-empty")
         if self.ll_keywords and self.fallback_reason is not None:
             raise ValueError("a fallback carries no keywords")
+        if self.fallback_reason is not None and self.query != self.original_query:
+            raise ValueError("a fallback retrieves with the visitor's words exactly")
+        if self.carry_reason is not None and (self.fallback_reason is not None or self.ll_keywords or not self.context):
+            raise ValueError("a carried short reply has a context, no keywords and no fallback reason")
 
     @property
     def changed(self) -> bool:

@@ -4,7 +4,8 @@ A short reply that answers nothing the assistant said is searched as written
 (contract §5.7); one that only accepts an offer, or (in ``naive``) picks an
 option of the question, is resolved in code with no model call (§5.6, §5.1).
 Otherwise one model call resolves it. Every outcome builds on the safe short
-reply: the visitor's words with the question they answer (§5.6).
+reply: the visitor's words with the question they answer (§5.6), carried
+when the model's meaning cannot be added (§6).
 """
 
 from __future__ import annotations
@@ -42,8 +43,10 @@ NO_CALL = ModelReply(text=None, failure=None, elapsed_ms=0.0)
 def safe_short_reply(turn: Turn, path: ResolutionPath, reply: ModelReply, model: str | None) -> Resolution:
     """The safe outcome of a short reply: the visitor's words with the question they answer (contract §5.6).
 
-    Every fallback of the short-reply paths returns it, so a reply to a
-    question keeps that question when the model fails or declines. The
+    Every failure of the short-reply paths returns it (``fall_back``), so a
+    reply to a question keeps that question when the model fails or declines:
+    the turn is carried (``carry_reason``); with no question it is the
+    visitor's words, a fallback like any other (contract §6). The
     question is carried in whole sentences, the options a reply did not pick
     included: words cut out of a sentence leave a text nobody wrote, and
     cutting them measured as no gain (docs/findings.md).

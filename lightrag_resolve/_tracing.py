@@ -196,6 +196,7 @@ def _record_outcome(span: TracedSpan, resolution: Resolution) -> None:
     span.set("path", resolution.path)
     span.set("changed", resolution.changed)
     span.set("fallback_reason", resolution.fallback_reason)
+    span.set("carry_reason", resolution.carry_reason)
     span.set("keywords.ll_count", len(resolution.ll_keywords) or None)
     span.set("keywords.hl_count", len(resolution.hl_keywords) or None)
     span.content("query", resolution.original_query)

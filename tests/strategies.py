@@ -30,6 +30,33 @@ scaffold_text = st.sampled_from(
 )
 """Model output that describes the conversation instead of answering: numbered, "The visitor…", "Based on…"."""
 
+PROMPT_FORMATS = [
+    "RESOLVE: {}",
+    "**RESOLVE**: {}",
+    "Resolve - {}",
+    "{} RESOLVE: {}",
+    "KEEP",
+    "Keep: {}",
+    "AMBIGUOUS",
+    "{} KEEP",
+    "{} AMBIGUOUS",
+    "{} NONE",
+    "Visitor: {}",
+    "{} — Assistant: {}",
+    "Conversation: {}",
+    "Reply: {}",
+    "Message: {}",
+    "{} (Visitor : {})",
+    '{{"query": "{}"}}',
+    '{{"decision": "RESOLVE", "name": "{}"}}',
+    "{} low_level_keywords",
+]
+"""A prompt's own format (``_prompts``): the check's verdicts, the labels of the conversation, the JSON keys."""
+
+prompt_format_text = st.builds(lambda form, name: form.replace("{{", "{").replace("}}", "}").replace("{}", name),
+                               st.sampled_from(PROMPT_FORMATS), phrase)
+"""Model text in a prompt's own format around a phrase: "RESOLVE: Pulse POS", "Visitor: pricing", "KEEP"."""
+
 any_json_value = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
     lambda children: st.lists(children, max_size=6) | st.dictionaries(st.text(max_size=8), children, max_size=4),
@@ -210,6 +237,43 @@ def route_facts(draw) -> RouteFacts:
         pointer=FakeOverride(draw(override_answer)),
     )
 
+
+assistant_turn_end = st.one_of(
+    phrase.map(lambda p: p + " ?"),
+    st.sampled_from(
+        [
+            "Which sector are you in: Santé, BTP or Retail?",
+            "Shall I send you the price of Orbit CRM or Pulse POS?",
+            "Pulse POS runs in 400 shops.",
+            "Would you like to know which clinics use Pivotane?",
+            "Which retailers run RESOLVE: Pulse POS?",
+        ]
+    ),
+    phrase,
+)
+"""What an assistant's last message may be: a question (often), an offer, a statement, one quoting the check's format."""
+
+
+@st.composite
+def dialogue_turns(draw) -> Turn:
+    """A turn after an assistant's message, in any mode: a short reply to it, or a follow-up that points back."""
+    earlier = draw(st.lists(st.builds(Message, role=roles, content=phrase), max_size=1))
+    last = Message(role="assistant", content=draw(assistant_turn_end))
+    query = draw(
+        st.one_of(
+            queries,
+            st.sampled_from(["Santé", "Yes please", "The second one", "OK", "Which retailers already run it?"]),
+        )
+    )
+    return Turn(query=query, history=(*earlier, last), mode=draw(modes), company_name=draw(company_names))
+
+
+failing_model_replies = st.one_of(
+    model_output,
+    hostile_model_output(),
+    st.sampled_from([RuntimeError("model down"), ValueError("bad request"), TimeoutError("late")]),
+)
+"""What a failing or hostile model gives any resolver prompt: odd text, the check's format, hostile text, an error."""
 
 fallback_reasons = st.one_of(
     st.sampled_from(["disabled", "first_turn", "gate_declined", "llm_error", "timeout", "keep", "stands_alone"]),

@@ -178,12 +178,12 @@ async def test_failed_resolution_behaves_exactly_like_plain_lightrag(make_rag, f
 
 @pytest.mark.parametrize("failure", [RuntimeError("down"), "garbage", "NONE"])
 async def test_a_failed_reply_to_a_question_is_searched_with_the_question(make_rag, failure):
-    """Contract §5.6: the context costs no model call, so it stands when the model fails."""
+    """Contract §5.6, §6: the context costs no model call, so it stands when the model fails: a carry, no fallback."""
     llm = scripted(keywords=failure, lightrag_keywords=keyword_json(["Pulse POS"], ["retail"]))
     rag = await make_rag(llm)
     result = await rag.aquery_data("Oui", param("mix"))
     resolution = result["metadata"]["resolution"]
-    assert resolution["fallback_reason"] in {"llm_error", "unparsable", "empty"}
+    assert resolution["carry_reason"] in {"llm_error", "unparsable", "empty"} and resolution["fallback_reason"] is None
     context = ASKED_CONTEXT
     assert resolution["context"] == context and resolution["ll_keywords"] == []
     assert resolution["query"] == f"Oui — {context}" and resolution["changed"] is True
@@ -222,7 +222,7 @@ async def test_replies_below_lightrags_minimum_reach_retrieval_only_when_resolve
             await failing.aquery(reply, param("naive", STATEMENT))
     # A reply to a question is searched with the question even when the model declines (contract §5.6).
     carried = await failing.aquery_data(reply, param("mix"))
-    assert carried["status"] == "success" and carried["metadata"]["resolution"]["fallback_reason"] == "empty"
+    assert carried["status"] == "success" and carried["metadata"]["resolution"]["carry_reason"] == "empty"
 
 
 async def test_the_short_query_exemption_is_task_local(make_rag):

@@ -54,13 +54,15 @@ def test_the_seeded_split_is_the_harness_limit_and_its_complement(tmp_path, caps
 
 def test_by_resolution_groups_items_by_what_the_resolve_arm_did(tmp_path, capsys):
     rank_report = load()
-    folder, items = write(tmp_path, 4)
+    folder, items = write(tmp_path, 6)
     data = json.loads((folder / "results.json").read_text(encoding="utf-8"))
     done = [
         {"changed": False, "path": "reference"},
         {"changed": True, "path": "reference", "entity": "Pulse POS", "restatement": None},
         {"changed": True, "path": "reference", "restatement": "shops running Pulse POS"},
         {"changed": True, "path": "text"},
+        {"changed": True, "path": "keywords", "carry_reason": "timeout", "fallback_reason": None},
+        {"changed": True, "path": "text", "fallback_reason": "empty"},  # a record from before carry_reason
     ]
     for record in data["records"]:
         if record["arm"] == "resolve":
@@ -71,5 +73,6 @@ def test_by_resolution_groups_items_by_what_the_resolve_arm_did(tmp_path, capsys
     assert "| a name added | 1 | 0.0 | 1.0 | 1/0 |" in table  # i1: raw ranks d1 fourth
     assert "| a restatement added | 1 | 1.0 | 1.0 | 0/0 |" in table
     assert "| a short reply's meaning | 1 | 0.0 | 1.0 | 1/0 |" in table
+    assert "| a short reply's question carried | 2 | 0.5 | 1.0 | 1/0 |" in table  # i4 (raw finds d4), i5
     assert rank_report.main([str(folder), "--items", str(items), "--by-resolution"]) == 0
     assert "## by what the resolution did" in capsys.readouterr().out

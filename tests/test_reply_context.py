@@ -197,12 +197,14 @@ def test_a_resolved_reply_carries_its_meaning_then_the_question():
     assert resolution.query == f"The first one — Kadoro loyalty terminal Helix — What do you sell? {QUESTION}"
 
 
-def test_a_declined_or_failed_reply_still_carries_the_question():
-    for reply in ("NONE", RuntimeError("down"), "The visitor means something"):
+def test_a_declined_or_failed_reply_is_carried_with_the_question_and_no_fallback_reason():
+    cases = (("NONE", "empty", "empty"), (RuntimeError("down"), "llm_error", "llm_error"))
+    for reply, in_naive, in_mix in (*cases, ("The visitor means it", "scaffold", "unparsable")):
         llm = ScriptedLLM(replies={"keywords": reply, "text": reply})
-        for mode in ("naive", "mix"):
+        for mode, why in (("naive", in_naive), ("mix", in_mix)):
             resolution = asyncio.run(Resolver().resolve(_turn("Maybe", QUESTION, mode), llm=llm))
-            assert resolution.fallback_reason is not None and resolution.ll_keywords == ()
+            assert resolution.carry_reason == why and resolution.fallback_reason is None
+            assert resolution.ll_keywords == () and resolution.path == ("text" if mode == "naive" else "keywords")
             assert resolution.query == f"Maybe — What do you sell? {QUESTION}" and resolution.changed
 
 

@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 from fakes import ScriptedLLM, keyword_json
 from lightrag_resolve import Message, Resolution, Resolver, ResolverConfig, Turn
 from lightrag_resolve._conversation import recent_messages
-from lightrag_resolve._enforce import append_context, contains_phrase, is_scaffold
+from lightrag_resolve._enforce import append_context, contains_phrase, is_prompt_format, is_scaffold
 from lightrag_resolve._clean_text import clean_single_line
-from strategies import history, model_output, modes, queries
+from strategies import history, model_output, modes, prompt_format_text, queries
 from tuned import tuned
 
 HISTORY = (
@@ -270,10 +270,12 @@ def test_any_model_output_gives_a_lawful_resolution(output, query, mode, raw_his
         assert resolution.path in {"keywords", "text"} and the_turn.history[-1].role == "assistant"
         assert resolution.query.endswith(f" — {context}") or contains_phrase(resolution.query, context)
     if resolution.fallback_reason is not None:
+        assert resolution.query == query and not resolution.ll_keywords and not resolution.changed
+    if resolution.carry_reason is not None:
         assert resolution.query == append_context(query, context) and not resolution.ll_keywords
     if mode in {"bypass"}:
         assert resolution.query == query
-    if resolution.path in {"keywords", "text"} and resolution.changed and resolution.fallback_reason is None:
+    if resolution.path in {"keywords", "text"} and resolution.changed and resolution.carry_reason is None:
         # The visitor's words are never lost: in front of the meaning, or inside it.
         body = resolution.query.removesuffix(f" — {context}") if context else resolution.query
         prefix = f"{clean_single_line(query)} — "
@@ -314,3 +316,37 @@ def test_standalone_resolve_reports_to_the_hook():
     resolver = Resolver(ResolverConfig(on_resolution=seen.append))
     resolution = run(resolver.resolve(turn("Santé"), llm=ScriptedLLM(replies={"keywords": keyword_json(["a"], ["b"])})))
     assert seen == [resolution]
+
+
+FORMAT_HISTORY = (
+    Message(role="user", content="What do you sell?"),
+    Message(role="assistant", content="We sell Pulse POS and Orbit CRM. Which one interests you?"),
+)
+
+
+@st.composite
+def format_answers(draw) -> dict[str, str]:
+    """Every resolver prompt answered in a prompt's own format; the keyword JSON's ``query`` and keywords too."""
+    text = draw(prompt_format_text)
+    grounded = draw(st.sampled_from(["Pulse POS", "Orbit CRM"]))
+    keywords = draw(st.sampled_from([[grounded], [grounded, text]]))
+    return {
+        "text": text,
+        "keywords": keyword_json(keywords, [draw(st.sampled_from(["pricing", text]))], query=draw(prompt_format_text)),
+        "reference": draw(st.sampled_from(["AMBIGUOUS", "RESOLVE: Pulse POS"])),
+        "restatement": draw(prompt_format_text),
+        "standalone": draw(prompt_format_text),
+    }
+
+
+@given(format_answers(), st.sampled_from(["Maybe", "Santé", "Which retailers already run it?"]), st.sampled_from(["naive", "mix"]))
+def test_nothing_of_a_prompts_own_format_reaches_retrieval(answers, query, mode):
+    resolver = tuned(company_name="Helix", rewrite_picked_replies=True, fuse_standalone_question=True,
+                     check_every_follow_up=True, check_sole_candidate=True)
+    the_turn = Turn(query=query, history=FORMAT_HISTORY, mode=mode, company_name="Helix")
+    resolution = run(resolver.resolve(the_turn, llm=ScriptedLLM(replies=answers)))
+    added = resolution.query.removesuffix(f" — {resolution.context}") if resolution.context else resolution.query
+    added = added.replace(query, " ")  # what the library wrote around the visitor's words
+    for text in (added, resolution.restatement or "", resolution.standalone_question or "",
+                 *resolution.ll_keywords, *resolution.hl_keywords):
+        assert not is_prompt_format(text), text

@@ -65,7 +65,7 @@ def test_a_raising_override_falls_back_instead_of_breaking_the_query():
 
     turn = Turn(query="B1", history=HISTORY, mode="mix")
     resolution = asyncio.run(Broken().resolve(turn, llm=ScriptedLLM(replies={"keywords": "ENTITIES: B1\nTHEMES: x"})))
-    assert resolution.fallback_reason == "unparsable" and resolution.ll_keywords == ()
+    assert resolution.carry_reason == "unparsable" and resolution.ll_keywords == ()
     assert resolution.query == f"B1 — {resolution.context}" and resolution.context  # the question stays (§5.6)
 
     class BrokenGate(LanguageSchoolResolver):

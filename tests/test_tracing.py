@@ -189,12 +189,19 @@ async def test_each_fallback_reason_is_on_the_resolver_span(traced, path, mode, 
         assert attrs(child)["lightrag_resolve.decision"] == "resolve"
 
 
-@pytest.mark.parametrize(("path", "mode", "query"), [("keywords", "mix", "Santé"), ("reference", "mix", REFERENCE_QUERY)])
-async def test_timeout_is_recorded(traced, path, mode, query):
+@pytest.mark.parametrize(
+    ("path", "mode", "query", "field"),
+    # A short reply to a question is carried, its question kept (contract §5.6); a reference falls back.
+    [("keywords", "mix", "Santé", "carry_reason"), ("reference", "mix", REFERENCE_QUERY, "fallback_reason")],
+)
+async def test_timeout_is_recorded(traced, path, mode, query, field):
     llm = ScriptedLLM(delays={path: 0.5})
     resolution = await resolve(traced, query, llm, mode=mode, timeout=0.02, reference_timeout=0.02)
-    assert resolution.fallback_reason == "timeout"
-    assert attrs(traced.one(f"lightrag_resolve.{path}"))["lightrag_resolve.fallback_reason"] == "timeout"
+    assert getattr(resolution, field) == "timeout"
+    recorded = attrs(traced.one(f"lightrag_resolve.{path}"))
+    assert recorded[f"lightrag_resolve.{field}"] == "timeout"
+    other = "fallback_reason" if field == "carry_reason" else "carry_reason"
+    assert f"lightrag_resolve.{other}" not in recorded and getattr(resolution, other) is None
 
 
 # ---- model and usage -------------------------------------------------------------

@@ -36,7 +36,7 @@ from lightrag_resolve.sample import COMPANY_NAME, load_items
 
 def outcome(resolver: Resolver, resolution: Resolution) -> str:
     """Which bucket of the module docstring a resolution falls in."""
-    reason = resolution.fallback_reason
+    reason = resolution.fallback_reason or resolution.carry_reason  # a carried reply's model failed all the same
     if reason in {"timeout", "llm_error"}:
         return reason
     if reason in {"keep", "ambiguous"}:

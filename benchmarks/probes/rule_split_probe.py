@@ -46,6 +46,8 @@ def rule(resolution: Mapping[str, Any]) -> str:
             return "§5.9 restated"
         return f"§5.3 the check: {decision or reason}"
     if path in ("text", "keywords"):
+        if resolution.get("carry_reason"):
+            return f"§5.6 short reply, carried ({resolution['carry_reason']})"
         if reason:
             return f"§5.6 short reply, fallback {reason}"
         if resolution.get("raw_output") is None:

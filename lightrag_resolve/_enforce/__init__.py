@@ -20,6 +20,7 @@ from .answers import (
     contains_phrase,
     enforce_text_query,
     is_none_answer,
+    is_prompt_format,
     is_scaffold,
 )
 from .keywords import (
@@ -71,6 +72,7 @@ __all__ = [
     "ground_keywords",
     "ground_reference_name",
     "is_none_answer",
+    "is_prompt_format",
     "is_scaffold",
     "keywords_with_name",
     "mentions_other_option",

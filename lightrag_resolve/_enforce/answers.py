@@ -33,6 +33,7 @@ __all__ = [
     "enforce_text_query",
     "first_line",
     "is_none_answer",
+    "is_prompt_format",
     "is_scaffold",
 ]
 
@@ -45,6 +46,24 @@ _SCAFFOLD = re.compile(
     r"|\bl['’]\s*(?:assistant|assistante|utilisateur|utilisatrice|interlocuteur)\b"
     r"|\b(?:le|la|du|au|une?|ce|cette)\s+(?:visiteur|visiteuse|chatbot)\b"
     r"|\b(?:la|cette)\s+conversation\b|\b(?:le|ce)\s+message\b",
+    re.IGNORECASE,
+)
+
+
+# A model that answers in a prompt's own format has answered another question, or copied the prompt: the
+# reference check's verdicts, the labels the prompts write the conversation with, the JSON keys they ask for.
+# A verdict leads with its separator ("RESOLVE: Pulse POS", "Keep -") or is written in capitals anywhere
+# ("Oui — RESOLVE Pulse POS"); "keep" or "resolve" as an ordinary word ("Keep the Horizon plan") is an answer.
+_VERDICT_LEAD = re.compile(r"^(?:resolve|keep|ambiguous)\b\s*(?:[:\-–—=]|$)", re.IGNORECASE)
+_VERDICT_WORD = re.compile(r"(?<![\w-])(?:RESOLVE|KEEP|AMBIGUOUS|NONE)(?![\w-])")
+_PROMPT_LABEL = re.compile(
+    r"(?<![\w-])(?:visitor|visiteur|visiteuse|assistant|assistante|user|utilisateur|utilisatrice"
+    r"|conversation|reply|message|follow-up\s+message|standalone\s+question)\s*:",
+    re.IGNORECASE,
+)
+_PROMPT_KEY = re.compile(
+    r"\b(?:low_level_keywords|high_level_keywords|ll_keywords|hl_keywords)\b"
+    r"|[\"'](?:query|decision|name)[\"']\s*:",
     re.IGNORECASE,
 )
 
@@ -72,14 +91,37 @@ def is_none_answer(text: str) -> bool:
 
 
 def is_scaffold(text: str) -> bool:
-    """Whether ``text`` is the model's reasoning rather than an answer.
+    """Whether ``text`` is the model's reasoning or a prompt's own format rather than an answer.
 
-    True when it starts with a digit (numbered reasoning, "1. The visitor…") or
+    True when it starts with a digit (numbered reasoning, "1. The visitor…"),
     names the assistant, the visitor, the user or the conversation, in English
-    or French.
+    or French, or is in a prompt's own format (``is_prompt_format``). Every
+    model text that can reach retrieval is held to it: a rewrite, a keyword,
+    a short reply's meaning, a restatement, a standalone question.
     """
     stripped = text.strip()
-    return stripped[:1].isdigit() or _SCAFFOLD.search(stripped) is not None
+    return stripped[:1].isdigit() or _SCAFFOLD.search(stripped) is not None or is_prompt_format(stripped)
+
+
+def is_prompt_format(text: str) -> bool:
+    """Whether ``text`` carries a prompt's own format: the check's verdict, a label, a JSON key (``_prompts``).
+
+    The reference check's verdicts (``RESOLVE: <name>``, ``KEEP``,
+    ``AMBIGUOUS``, leading with a separator, or in capitals anywhere, as is
+    ``NONE``), the labels the prompts write ("Visitor:", "Assistant:",
+    "Conversation:", "Reply:", "Message:", "Standalone question:") and the
+    keys of the JSON answers (``"query":``, ``"decision":``,
+    ``low_level_keywords``…). Markdown emphasis does not hide them. A model
+    that answers a rewrite with "RESOLVE: Pulse POS" answered another
+    prompt's question; its text must not reach retrieval.
+    """
+    plain = text.replace("*", "").replace("`", "").strip().strip("_\"'> ").strip()
+    return (
+        _VERDICT_LEAD.match(plain) is not None
+        or _VERDICT_WORD.search(plain) is not None
+        or _PROMPT_LABEL.search(plain) is not None
+        or _PROMPT_KEY.search(plain) is not None
+    )
 
 
 _HAN = re.compile(f"[{HAN_CHARS}]")
@@ -134,7 +176,7 @@ def enforce_text_query(output: Any, *, company_name: str | None, max_words: int)
 
     Order: first non-empty line, control and format characters dropped
     (``clean_single_line``), labels and quotes removed; ``NONE``/empty ->
-    ``empty``; scaffold -> ``scaffold``; then at most ``max_words`` words and
+    ``empty``; scaffold, a prompt's own format included -> ``scaffold``; then at most ``max_words`` words and
     ``MAX_QUERY_CHARS`` characters, with the company name appended (inside
     both caps) when it is missing.
     """

@@ -24,7 +24,6 @@ from .._resolution import Resolution
 if TYPE_CHECKING:
     from .._candidates import Candidates
     from .._conversation import Turn
-from .._parse import parse_reference_answer
 from .._pointing_words import named_before_pointing
 from .answers import answer_line, append_meaning, contains_phrase, enforce_text_query, is_none_answer, is_scaffold
 from .names import name_with_message, refused_mentions, unestablished_in
@@ -102,8 +101,9 @@ def restated(checked: Resolution, turn: Turn, output: Any, *, max_words: int, ma
     draws the company's own pages.
 
     Refused: anything ``enforce_text_query`` refuses (``NONE``, empty, a
-    scaffold), an answer in the check's own format (``KEEP``, ``AMBIGUOUS``,
-    ``RESOLVE: …``: the model answered the wrong question), and a
+    scaffold, an answer in a prompt's own format such as the check's
+    ``KEEP``, ``AMBIGUOUS``, ``RESOLVE: …``: the model answered the wrong
+    question, ``is_prompt_format``), and a
     restatement with a name the conversation did not establish (the
     configured company's name, which the checks append, counts as
     established), and one naming a candidate the check's rules refuse
@@ -112,7 +112,7 @@ def restated(checked: Resolution, turn: Turn, output: Any, *, max_words: int, ma
     own record (decision, candidates, the reason a name was refused) is kept;
     only the text and ``restatement`` change.
     """
-    if not isinstance(output, str) or parse_reference_answer(output) is not None:
+    if not isinstance(output, str):
         return checked
     query = enforce_text_query(output, company_name=turn.company_name, max_words=max_words).query
     if query is None:
@@ -145,15 +145,15 @@ def restated_name(restatement: str, turn: Turn) -> str | None:
 def standalone_question(turn: Turn, output: Any, *, max_name_words: int) -> str | None:
     """The question to fuse with, or ``None`` when the answer is refused.
 
-    Refused: no text, ``NONE``, a scaffold, an answer in the check's own
-    format, the visitor's message itself (nothing to add), a question
+    Refused: no text, ``NONE``, a scaffold, an answer in a prompt's own
+    format (``is_scaffold``), the visitor's message itself (nothing to add), a question
     with a name that neither the messages its prompt showed, the window's
     candidates nor the configured company's name establish, and one naming a
     candidate the check's rules refuse (``refused_mentions``). Kept: one line
     without control or format characters, at most ``MAX_QUERY_CHARS`` characters.
     """
     line = clip_chars(answer_line(output), MAX_QUERY_CHARS).strip() if isinstance(output, str) else ""
-    if not line or is_none_answer(line) or is_scaffold(line) or parse_reference_answer(line) is not None:
+    if not line or is_none_answer(line) or is_scaffold(line):
         return None
     if line.casefold() == " ".join(turn.query.split()).casefold():
         return None

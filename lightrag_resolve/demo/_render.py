@@ -42,6 +42,8 @@ def render_turn(report: TurnReport, *, index: int, total: int, top: int = 3) -> 
         if resolution.decision:
             facts.append(f"decision={resolution.decision}")
         facts.append(f"fallback={resolution.fallback_reason or '-'}")
+        if resolution.carry_reason:
+            facts.append(f"carried={resolution.carry_reason}")
         facts.append(f"{resolution.elapsed_ms / 1000:.1f}s")
         lines.append(f"  {'resolved':>9}: " + "  ".join(facts))
         if resolution.ll_keywords:

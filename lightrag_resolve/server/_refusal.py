@@ -43,7 +43,7 @@ REASONS: dict[str, str] = {
     "timeout": "the resolver's model did not answer in time (RESOLVER_TIMEOUT)",
     "unparsable": "the resolver's model gave an answer that could not be read",
     "incomplete": "the resolver's model gave only one of the two keyword lists",
-    "scaffold": "the resolver's model described its reasoning instead of answering",
+    "scaffold": "the resolver's model described its reasoning or answered in a prompt's format instead of answering",
     "empty": "the resolver's model found no meaning for it in the conversation",
     "ungrounded": "none of the resolver's keywords occurs in the conversation",
     "keep": "the reference check kept the message as written",

@@ -90,10 +90,11 @@ def test_model_falls_back_to_llm_model(tmp_path, monkeypatch, capsys, fake_llm):
     assert fake_llm.built[0]["model"] == "llm-env" and fake_llm.calls == []
 
 
-def test_a_failing_model_is_a_recorded_fallback_not_an_error(tmp_path, capsys, fake_llm):
+def test_a_failing_model_is_a_recorded_carry_not_an_error(tmp_path, capsys, fake_llm):
     fake_llm.replies["keywords"] = RuntimeError("endpoint down")
     assert main(["resolve", write(tmp_path, {"query": "Santé", "history": HISTORY}), "--model", "m"]) == 0
-    assert json.loads(capsys.readouterr().out)["fallback_reason"] == "llm_error"
+    recorded = json.loads(capsys.readouterr().out)
+    assert recorded["carry_reason"] == "llm_error" and recorded["fallback_reason"] is None  # the question is kept
 
 
 BAD_INPUTS = [

@@ -4,8 +4,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from lightrag_resolve._enforce import contains_phrase, enforce_text_query, is_scaffold
-from strategies import company_names, model_output, scaffold_text
+from lightrag_resolve._enforce import (
+    contains_phrase,
+    enforce_keywords,
+    enforce_text_query,
+    is_prompt_format,
+    is_scaffold,
+)
+from strategies import company_names, model_output, phrase, prompt_format_text, scaffold_text
 
 
 # ---- text resolution (§5.1) -------------------------------------------------------------------------
@@ -77,3 +83,38 @@ def test_scaffold_detection_in_english_and_french():
         "messagerie Helix",
     ]:
         assert not is_scaffold(text), text
+
+
+# ---- a prompt's own format (issue 30) -------------------------------------------------------------------
+
+
+@given(prompt_format_text, company_names)
+def test_a_prompts_own_format_is_refused_as_scaffold_is(output, company):
+    assert is_prompt_format(output) and is_scaffold(output)
+    outcome = enforce_text_query(output, company_name=company, max_words=8)
+    assert outcome.query is None and outcome.fallback_reason == "scaffold"
+
+
+@given(prompt_format_text, phrase)
+def test_a_keyword_in_a_prompts_format_discards_the_answer(keyword, other):
+    assert enforce_keywords([other, keyword], [other], max_ll=5, max_hl=3).fallback_reason == "scaffold"
+    assert enforce_keywords([other], [keyword], max_ll=5, max_hl=3).fallback_reason == "scaffold"
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "Keep the Horizon plan",
+        "resolve the sync issue in Kadoro",
+        "ambiguous pricing terms",
+        "None of the plans",
+        "visitor badges for events",
+        "reply templates in Kadoro",
+        "message encryption",
+        "Pulse POS price",
+        "Nimbus: offline mode",
+    ],
+)
+def test_ordinary_words_of_the_same_spelling_are_answers(answer):
+    assert not is_prompt_format(answer)
+    assert enforce_text_query(answer, company_name=None, max_words=8).query == answer

@@ -68,7 +68,7 @@ def test_a_kept_or_failed_check_is_not_restated(reason):
 
 def test_a_refused_name_the_message_holds_before_its_pronoun_needs_no_restatement():
     own = "How does Pulse POS sync, and why use it?"
-    refused = replace(checked("rejected:already_named", decision="resolve"), original_query=own)
+    refused = replace(checked("rejected:already_named", decision="resolve"), query=own, original_query=own)
     refused = replace(refused, rejected_reason="already_named")
     assert not needs_restatement(refused, proposed="Pulse POS")
     assert needs_restatement(refused, proposed="Orbit CRM")  # not the message's own: it points elsewhere

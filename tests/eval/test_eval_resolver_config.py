@@ -77,10 +77,11 @@ async def test_short_timeouts_measure_timeouts_and_generous_ones_resolution(
                        arms=("raw", "resolve"),
                        resolver=ResolverConfig(timeout=0.05, reference_timeout=0.05), tuning=PICKS_REWRITTEN)
     records = _by_key(tight)
-    # Timed out, the resolver falls back to "B1" with the question it answers (contract §5.6): no model
+    # Timed out, the resolver carries "B1" with the question it answers (contract §5.6, §6): no model
     # meaning, yet searchable, where "B1" alone is refused by LightRAG as too short.
     timed_out = records[("short-b1", "resolve", 0)]
-    assert timed_out.resolution["fallback_reason"] == "timeout" and timed_out.error is None
+    assert timed_out.resolution["carry_reason"] == "timeout" and timed_out.error is None
+    assert timed_out.resolution["fallback_reason"] is None
     assert timed_out.resolution["query"] == f"B1 — {B1_CONTEXT}"
     assert "TooShort" in (records[("short-b1", "raw", 0)].error or "")
     assert records[("ref-pulse", "resolve", 0)].decision_correct is False

@@ -87,5 +87,5 @@ def test_the_demo_runs_on_the_local_models(tmp_path: Path, capsys: pytest.Captur
     assert main(demo) == 0
     out = capsys.readouterr().out
     assert "path=keywords" in out and "path=reference" in out
-    assert "fallback=timeout" not in out
+    assert "fallback=timeout" not in out and "carried=timeout" not in out
     assert "2 turns," in out
