@@ -16,6 +16,18 @@ from lightrag_resolve._languages import LANGUAGES, detect
 from lightrag_resolve._pointing_words import leans_on_conversation
 
 OPTIONS = ("A1", "B1", "C1")
+LEVEL_QUESTION = (
+    Message(role="user", content="Which Cerclia course fits my team?"),
+    Message(role="assistant", content="Which level: A1, B1 or C1?"),
+)
+
+
+def _resolved(query: str, history: tuple[Message, ...], llm: ScriptedLLM, mode: str = "naive", **config: str):
+    """The library's resolution of ``query`` after ``history``, asking the fake ``llm``."""
+    turn = Turn(query=query, history=history, mode=mode, company_name=config.get("company_name"))
+    return asyncio.run(Resolver(ResolverConfig(**config)).resolve(turn, llm=llm))
+
+
 LEVELS = Candidates(names=OPTIONS, options=OPTIONS)
 
 # Each language: a reply that picks, by name and by ordinal, and the same reply negated.
@@ -49,16 +61,8 @@ def test_a_negation_in_another_clause_or_one_that_accepts_leaves_the_pick(code, 
 
 
 def test_a_negated_reply_goes_to_the_model_instead_of_the_option_it_rules_out():
-    history = (
-        Message(role="user", content="Which Cerclia course fits my team?"),
-        Message(role="assistant", content="Which level: A1, B1 or C1?"),
-    )
     llm = ScriptedLLM(replies={"text": "Cerclia course levels"})
-    resolution = asyncio.run(
-        Resolver(ResolverConfig(company_name="Helix")).resolve(
-            Turn(query="Not B1", history=history, mode="naive", company_name="Helix"), llm=llm
-        )
-    )
+    resolution = _resolved("Not B1", LEVEL_QUESTION, llm, company_name="Helix")
     assert llm.roles() == ["text"]  # the model decides; no model-free pick of B1
     assert resolution.query.split(" — ")[1] != "B1 Helix"
 
@@ -99,12 +103,8 @@ def test_keywords_spelling_an_option_the_reply_did_not_pick_are_dropped():
 
 
 def test_graph_mode_keywords_keep_only_the_picked_option():
-    history = (
-        Message(role="user", content="Which Cerclia course fits my team?"),
-        Message(role="assistant", content="Which level: A1, B1 or C1?"),
-    )
     llm = ScriptedLLM(replies={"keywords": keyword_json(["Niveau A1", "Cerclia B1", "niveau C1"], ["training"])})
-    resolution = asyncio.run(Resolver().resolve(Turn(query="B1", history=history, mode="mix"), llm=llm))
+    resolution = _resolved("B1", LEVEL_QUESTION, llm, mode="mix")
     assert resolution.ll_keywords == ("Cerclia B1",)
 
 
@@ -121,9 +121,7 @@ def test_a_french_inverted_question_naming_its_subject_pays_no_check():
         Message(role="assistant", content="Nous proposons Kadoro et Magazio."),
     )
     llm = ScriptedLLM(replies={"reference": "RESOLVE: Magazio"})
-    resolution = asyncio.run(
-        Resolver().resolve(Turn(query="Kadoro fonctionne-t-il sans réseau ?", history=history, mode="naive"), llm=llm)
-    )
+    resolution = _resolved("Kadoro fonctionne-t-il sans réseau ?", history, llm)
     assert llm.calls == [] and not resolution.changed
 
 
@@ -137,6 +135,5 @@ def test_a_french_reference_without_a_pointer_word_still_meets_the_check():
         ),
     )
     llm = ScriptedLLM(replies={"reference": "RESOLVE: Tableau360"})
-    message = "Peut-on recevoir les rapports automatiquement par e-mail ?"
-    resolution = asyncio.run(Resolver().resolve(Turn(query=message, history=history, mode="naive"), llm=llm))
+    resolution = _resolved("Peut-on recevoir les rapports automatiquement par e-mail ?", history, llm)
     assert llm.roles() == ["reference"] and resolution.query.startswith("Tableau360 — ")

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import uuid
-
 import pytest
-from fakes import hashed_trigram_embedding, offline_tokenizer
 from lightrag import LightRAG, QueryParam
+from rag_support import offline_rag
 
 from lightrag_resolve.sample import load_custom_kg
 
@@ -18,16 +16,7 @@ async def llm_that_must_not_be_called(prompt: str, **kwargs):
 @pytest.fixture
 async def sample_rag(tmp_path):
     """A real LightRAG on offline parts, with its own workspace, holding the sample."""
-    rag = LightRAG(
-        working_dir=str(tmp_path),
-        workspace=uuid.uuid4().hex,
-        llm_model_func=llm_that_must_not_be_called,
-        llm_model_name="must-not-be-called",
-        embedding_func=hashed_trigram_embedding(),
-        tokenizer=offline_tokenizer(),
-        enable_llm_cache=False,
-    )
-    await rag.initialize_storages()
+    rag = await offline_rag(llm_that_must_not_be_called, str(tmp_path), cls=LightRAG, insert=False)
     try:
         await rag.ainsert_custom_kg(load_custom_kg())
         yield rag
