@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from ._clean_text import CLIP_MARKER, HAN_CHARS, answered_sentence, split_elisions, split_sentences, without_possessive
 from ._enforce import contains_phrase
-from ._languages import LANGUAGES, detect, phrase_pattern
+from ._languages import LANGUAGES, detect, every_language
 from ._pointing_words import points_back
 
 __all__ = [
@@ -66,24 +66,14 @@ _SENTENCE_END = re.compile(r"[.!?;:\n«»\"“”()\[\]¿¡]\s*$")
 
 def _ordinal(index: int) -> re.Pattern[str]:
     """The ordinals of every shipped language for the option at ``index`` (-1: the last one)."""
-    fragments = [
-        phrase_pattern((record.last if index == -1 else record.ordinals[index],), spaced=record.spaced)
-        + (r"\b" if record.spaced else "")
-        for record in LANGUAGES
-    ]
-    return re.compile("|".join(fragments), re.IGNORECASE)
+    return every_language(
+        lambda record: (record.last if index == -1 else record.ordinals[index],), whole_words=True, flags=re.IGNORECASE
+    )
 
 
 _ORDINALS: tuple[tuple[re.Pattern[str], int], ...] = tuple((_ordinal(index), index) for index in (0, 1, 2, 3, -1))
-_NEGATING = re.compile(
-    "|".join(
-        phrase_pattern(record.negating, spaced=record.spaced) + (r"\b" if record.spaced else "") for record in LANGUAGES
-    ),
-    re.IGNORECASE,
-)
-_ACCEPTING_NEGATIONS = re.compile(
-    "|".join(phrase_pattern(record.accepting_negations, spaced=record.spaced) for record in LANGUAGES), re.IGNORECASE
-)
+_NEGATING = every_language(lambda record: record.negating, whole_words=True, flags=re.IGNORECASE)
+_ACCEPTING_NEGATIONS = every_language(lambda record: record.accepting_negations, flags=re.IGNORECASE)
 _CLAUSE_END = re.compile(r"[,;:.!?¿¡，。；：！？、]|\b(?:but|mais|aber|sondern|pero|sino)\b|但是|而是")
 _HAN_RUN = re.compile(f"[{HAN_CHARS}]+")
 _HAN_GAPS = re.compile(

@@ -227,9 +227,9 @@ ELIDED_WORDS = frozenset(
 """Elided forms written before an apostrophe and the next word, lower-cased (French, Italian, Catalan)."""
 
 _ELISION = re.compile(r"([^\W\d_]+)['\u2019](?=[^\W\d_])")
-
-
-_ELIDED_IN_TEXT = re.compile(r"(?<![^\W\d_])([^\W\d_]+)['\u2019](?=[^\W\d_])")
+"""A word, an apostrophe and a letter: an elision where the word is one of ``ELIDED_WORDS``."""
+_ELIDED_IN_TEXT = re.compile(r"(?<![^\W\d_])" + _ELISION.pattern)
+"""``_ELISION`` where a word starts, anywhere in a text."""
 
 
 def split_elisions(text: str) -> str:

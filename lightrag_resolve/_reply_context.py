@@ -27,7 +27,7 @@ it. A yes to a question that asks for a fact is not one.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from ._clean_text import (
     answered_sentence,
@@ -38,7 +38,7 @@ from ._clean_text import (
     word_form,
 )
 from ._gate import word_count
-from ._languages import LANGUAGES, Language, detect, phrase_pattern
+from ._languages import LANGUAGES, detect, every_language
 
 __all__ = [
     "MAX_CONTEXT_CHARS",
@@ -65,19 +65,12 @@ _DECLINING_WORDS = frozenset(word for record in LANGUAGES for word in record.dec
 _THANKING_WORDS = frozenset(word for record in LANGUAGES for word in record.thanking)
 
 
-def _any_language(fragments: Callable[[Language], tuple[str, ...]]) -> re.Pattern[str]:
-    """One pattern of every shipped language's phrases, each at word boundaries where its words are apart."""
-    return re.compile(
-        "|".join(phrase_pattern(fragments(record), spaced=record.spaced) for record in LANGUAGES if fragments(record))
-    )
-
-
-_ACCEPTING_NEGATIONS = _any_language(lambda record: record.accepting_negations)
+_ACCEPTING_NEGATIONS = every_language(lambda record: record.accepting_negations)
 # An offer or a request in the assistant's last sentence invites a reply without a question mark.
-_INVITATION = _any_language(lambda record: record.inviting)
+_INVITATION = every_language(lambda record: record.inviting)
 # A question that offers something ("Shall I tell you…?", "Souhaitez-vous savoir…?"): a yes to it asks for
 # what it offers. A yes to any other question ("Vous ne créez pas encore vos devis ?" → "Si") states a fact.
-_OFFERING = _any_language(lambda record: record.offering)
+_OFFERING = every_language(lambda record: record.offering)
 _SENTENCE_WORD = re.compile(r"[^\W\d_]+(?:['-][^\W\d_]+)*")
 # A sentence names something when it holds a capital past its first word, letters mixed with digits, or a
 # quoted term: an offer that names nothing ("Would you like to know more?") is about the sentence before it.

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from .._clean_text import HAN_CHARS, KANA_CHARS
@@ -36,6 +37,7 @@ __all__ = [
     "UNITS",
     "Language",
     "detect",
+    "every_language",
     "language",
     "phrase_pattern",
 ]
@@ -70,6 +72,20 @@ UNITS = frozenset(
 def language(code: str) -> Language:
     """The shipped record of ``code`` (``en``, ``fr``, ``de``, ``es``, ``zh``)."""
     return _BY_CODE[code]
+
+
+def every_language(
+    fragments: Callable[[Language], Sequence[str]], *, whole_words: bool = False, flags: int = 0
+) -> re.Pattern[str]:
+    """One pattern of every shipped language's phrases (``fragments`` of each record), at word boundaries where
+    its words are apart, and ending at one too with ``whole_words``; a language with no such phrase adds none
+    (an empty alternative would match everywhere)."""
+    parts = [
+        phrase_pattern(list(phrases), spaced=record.spaced) + (r"\b" if whole_words and record.spaced else "")
+        for record in LANGUAGES
+        if (phrases := fragments(record))
+    ]
+    return re.compile("|".join(parts), flags)
 
 
 def detect(text: str) -> Language | None:
