@@ -37,6 +37,7 @@ from typing import Any, Literal, TypeVar, cast
 import lightrag.lightrag as lightrag_core
 import lightrag.operate as lightrag_operate
 
+from ._answer_words import on_visitors_words
 from ._errors import LightRAGResolveError
 from ._fusion import vector_search
 from ._speculative import gate_answer
@@ -297,14 +298,16 @@ class AnswerGate:
     ``_build_global_config`` hands ``kg_query`` and ``naive_query`` their answer
     LLM (``role_llm_funcs["query"]``); inside a speculative branch (contract §7)
     that function waits for the reference check, so no answer is written from
-    a context the check is about to replace. Elsewhere it is LightRAG's own.
+    a context the check is about to replace, and on a resolved turn it is
+    asked with the visitor's words instead of the retrieved text
+    (``_answer_words``, contract §5.11). Elsewhere it is LightRAG's own.
     """
 
     def _build_global_config(self) -> dict[str, Any]:
         config: dict[str, Any] = super()._build_global_config()  # type: ignore[misc]
         funcs = config.get("role_llm_funcs")
         if isinstance(funcs, dict) and "query" in funcs:
-            config["role_llm_funcs"] = {**funcs, "query": gate_answer(funcs["query"])}
+            config["role_llm_funcs"] = {**funcs, "query": gate_answer(on_visitors_words(funcs["query"]))}
         return config
 
 

@@ -24,6 +24,7 @@ from typing import Any, TypeVar
 
 from lightrag import QueryParam
 
+from ._answer_words import answering_with
 from ._config import LLMFunc, ResolverConfig
 from ._conversation import Turn
 from ._enforce import LightRAGKeywords, reuse_keywords
@@ -54,6 +55,9 @@ async def retrieve_resolved(
 ) -> T:
     """Retrieve on what ``resolution`` decided; a resolved reference's chunk search may fuse (§5.5, §5.10).
 
+    The answer, where the entry point writes one, is written for the visitor's
+    words (``_answer_words``, §5.11).
+
     ``raw_search``: the visitor's words with the chunks the speculative
     search already found for them, if it got that far. A standalone question
     on the record takes the place of the visitor's words.
@@ -68,6 +72,8 @@ async def retrieve_resolved(
     elif resolution.path == "reference" and tuning.fuse_raw_search:
         second = raw_search or SecondSearch(resolution.original_query)
     with exempt_resolved(resolution.query), ExitStack() as scope:
+        if not tuning.answer_on_resolved_text:
+            scope.enter_context(answering_with(resolution.original_query, retrieved=resolution.query))
         if second is not None:
             scope.enter_context(fusing(second))
         return await retrieve(resolution.query, param)

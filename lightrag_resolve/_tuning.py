@@ -36,7 +36,9 @@ class ResolverTuning:
     ``resolve_unprompted_replies`` (§5.7), ``check_every_follow_up`` (§5.8),
     ``check_sole_candidate`` (§5.3), ``rewrite_picked_replies`` (§5.1),
     ``rewrite_accepted_offers`` (§5.6), ``fuse_raw_search`` (§5.5), and
-    ``fuse_standalone_question`` (§5.10, the open-domain profile).
+    ``fuse_standalone_question`` (§5.10, the open-domain profile), and
+    ``answer_on_resolved_text`` (§5.11: the answer writer is asked with the
+    retrieved text, as before issue 30, instead of the visitor's words).
     """
 
     history_message_words: int = 150
@@ -51,6 +53,7 @@ class ResolverTuning:
     rewrite_accepted_offers: bool = False
     fuse_raw_search: bool = False
     fuse_standalone_question: bool = False
+    answer_on_resolved_text: bool = False
 
     def __post_init__(self) -> None:
         for spec in fields(self):

@@ -65,6 +65,7 @@ class Call:
     prompt: str
     system_prompt: str | None
     kwargs: dict[str, Any]
+    history_messages: Any = None
 
 
 Reply = Any  # str | BaseException | Callable[[Call], Any]
@@ -96,7 +97,7 @@ class ScriptedLLM:
                 self.events.append(("cancelled", role))
                 raise
         self.events.append(("end", role))
-        call = Call(role=role, prompt=prompt, system_prompt=system_prompt, kwargs=kwargs)
+        call = Call(role=role, prompt=prompt, system_prompt=system_prompt, kwargs=kwargs, history_messages=history_messages)
         self.calls.append(call)
         reply = self.replies.get(role, _DEFAULTS[role])
         if callable(reply) and not isinstance(reply, type):

@@ -24,8 +24,7 @@ async def offline_rag(llm: Any, working_dir: str, *, cls: Any = None, insert: bo
         llm_model_name="scripted-fake",
         embedding_func=hashed_trigram_embedding(),
         tokenizer=offline_tokenizer(),
-        enable_llm_cache=False,
-        **kwargs,
+        **{"enable_llm_cache": False, **kwargs},
     )
     await rag.initialize_storages()
     if insert:

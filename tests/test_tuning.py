@@ -20,6 +20,7 @@ SWITCHES = (
     "rewrite_accepted_offers",
     "fuse_raw_search",
     "fuse_standalone_question",
+    "answer_on_resolved_text",
 )
 LEAST = {"history_message_words": 1, "reply_context_words": 0, "max_name_words": 1}
 """Each count and the least value the module accepts for it."""

@@ -83,11 +83,20 @@ def test_a_short_reply_is_resolved_through_query_data(server: RunningServer, llm
     assert "lightrag_keywords" not in llm.roles()[since:]  # supplied keywords skip LightRAG's extraction
 
 
-def test_a_resolved_short_reply_gets_an_answer_from_query_and_query_stream(server: RunningServer):
+def _answer_calls(llm: FakeLLMEndpoint, since: int) -> list[Any]:
+    return [call for call in llm.calls[since:] if call.role == "answer"]
+
+
+def test_a_resolved_short_reply_gets_an_answer_from_query_and_query_stream(server: RunningServer, llm: FakeLLMEndpoint):
     for path in ("/query", "/query/stream"):
+        since = len(llm.calls)
         response = post(server.base_url, path, {"query": "B1", "mode": "mix", "conversation_history": GERMAN})
         assert response.status_code == 200, (path, response.text)
         assert "An answer" in response.text
+        # Retrieval searched the resolved text; the answer writer read the visitor's words after the conversation.
+        (answer,) = _answer_calls(llm, since)
+        assert answer.user == "B1", path
+        assert [m["content"] for m in answer.messages[1:-1]] == [m["content"] for m in GERMAN]
 
 
 def test_the_ollama_chat_resolves_with_the_earlier_messages_of_the_chat(server: RunningServer, llm: FakeLLMEndpoint):
@@ -102,6 +111,8 @@ def test_the_ollama_chat_resolves_with_the_earlier_messages_of_the_chat(server: 
         assert "An answer" in response.text
         (resolver_call,) = _resolver_calls(llm, since)
         assert "Quelles offres avez-vous ?" in resolver_call.user and "\nReply: Santé\n" in resolver_call.user
+        (answer,) = _answer_calls(llm, since)
+        assert answer.user == "Santé"
         # The answer writer was handed the resolved keywords' context, not LightRAG's own extraction.
         assert "lightrag_keywords" not in llm.roles()[since:]
 
