@@ -219,15 +219,11 @@ class ResolvingLightRAG(AnswerGate, LightRAG):  # type: ignore[misc]  # LightRAG
                 decided(resolution)
                 result = await retrieve(query, param)
             elif path == "reference":
-                llm, _ = reference_llm(self, resolver.config)
                 resolution, result = await retrieve_beside_check(
-                    self,
                     turn,
                     param,
                     retrieve,
-                    check=lambda checked_llm: self._run("reference", turn, checked_llm),
-                    llm=llm,
-                    config=resolver.config,
+                    check=lambda: self._run("reference", turn),
                     tuning=tuning,
                     decided=decided,
                 )

@@ -20,6 +20,7 @@ __all__ = ["KeywordAnswer", "ReferenceAnswer", "parse_keyword_answer", "parse_re
 _LL_KEYS = ("low_level_keywords", "ll_keywords", "low_level", "entities")
 _HL_KEYS = ("high_level_keywords", "hl_keywords", "high_level", "themes")
 _QUERY_KEYS = ("query", "search_query", "text", "rewrite")
+_FENCE = re.compile(r"^```(?:json)?", re.IGNORECASE)
 _REFERENCE = re.compile(
     r"^(?:answer\s*:\s*|réponse\s*:\s*)?(RESOLVE|KEEP|AMBIGUOUS)\b\s*[:\-–—=]?\s*(.*)$",
     re.IGNORECASE,
@@ -41,10 +42,19 @@ class KeywordAnswer:
 
 @dataclass(frozen=True, kw_only=True)
 class ReferenceAnswer:
-    """The reference check's one-line answer: a decision and, for RESOLVE, a name."""
+    """The reference check's answer: a decision and, for RESOLVE, a name (contract §5.3).
+
+    From the JSON answer also, as the model gave them (cleaned later): the
+    message restated as a search query (``restatement_raw``, §5.9) and the
+    keywords LightRAG needs for the message as resolved (``ll_raw``,
+    ``hl_raw``; graph modes, §7). A one-line answer has none of them.
+    """
 
     decision: Literal["resolve", "keep", "ambiguous"]
     name: str | None = None
+    restatement_raw: Any = None
+    ll_raw: Any = None
+    hl_raw: Any = None
 
 
 def _json_object(text: str) -> dict[str, Any] | None:
@@ -79,17 +89,24 @@ def parse_keyword_answer(output: str) -> KeywordAnswer | None:
 
 
 def parse_reference_answer(output: str) -> ReferenceAnswer | None:
-    """``RESOLVE: <name>``, ``KEEP`` or ``AMBIGUOUS`` from the first non-empty line, or the schema's JSON.
+    """The check's JSON answer, or ``RESOLVE: <name>``, ``KEEP`` or ``AMBIGUOUS`` from the first non-empty line.
 
-    Markdown emphasis and quotes around the answer are ignored; a RESOLVE
-    without a name, or any other first line, is unreadable (``None``).
+    Markdown emphasis, code fences and quotes around the answer are ignored; a
+    RESOLVE without a name, a JSON answer without a decision, or any other
+    first line, is unreadable (``None``).
     """
-    obj = _json_object(output) if clean_single_line(output).startswith("{") else None
+    obj = _json_object(output) if _FENCE.sub("", output.lstrip()).lstrip().startswith("{") else None
+    extra: dict[str, Any] = {}
     if obj is not None:
         decision, name = obj.get("decision"), obj.get("name")
         if not isinstance(decision, str):
             return None
         output = f"{decision}: {name}" if isinstance(name, str) and name.strip() else decision
+        extra = {
+            "restatement_raw": _first(obj, _QUERY_KEYS),
+            "ll_raw": _first(obj, _LL_KEYS),
+            "hl_raw": _first(obj, _HL_KEYS),
+        }
     line = clean_single_line(next((line for line in output.splitlines() if clean_single_line(line)), ""))
     line = line.replace("*", "").replace("`", "").strip().strip("_\"'> ").strip()
     match = _REFERENCE.match(line)
@@ -97,6 +114,6 @@ def parse_reference_answer(output: str) -> ReferenceAnswer | None:
         return None
     decision = match.group(1).lower()
     if decision != "resolve":
-        return ReferenceAnswer(decision=decision)  # type: ignore[arg-type]
+        return ReferenceAnswer(decision=decision, **extra)  # type: ignore[arg-type]
     name = match.group(2).strip().strip("_").strip()
-    return ReferenceAnswer(decision="resolve", name=name) if name else None
+    return ReferenceAnswer(decision="resolve", name=name, **extra) if name else None

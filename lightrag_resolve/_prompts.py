@@ -25,7 +25,6 @@ __all__ = [
     "keyword_schema",
     "reference_prompt",
     "reference_schema",
-    "restatement_prompt",
     "text_prompt",
 ]
 
@@ -48,8 +47,9 @@ class Prompt:
 KEYWORD_MAX_TOKENS = 96
 """The keyword answer's budget: the schema's 8-word query, 5 + 3 keywords and the JSON around them fit in about 60."""
 
-REFERENCE_MAX_TOKENS = 48
-"""The reference answer's budget: one decision and a name of at most 6 words, as a line or as the schema's JSON."""
+REFERENCE_MAX_TOKENS = 64
+"""The reference answer's budget without keywords: the decision, a name of at most 6 words and an 8-word query
+as the schema's JSON; in graph modes ``KEYWORD_MAX_TOKENS`` more for the keywords."""
 
 ONE_LINE = ("\n",)
 """Where a one-line answer ends; the parsers read the first non-empty line only."""
@@ -127,50 +127,69 @@ def text_prompt(turn: Turn, *, max_words: int, pick: str | None = None) -> Promp
     )
 
 
-def restatement_prompt(turn: Turn, *, max_words: int) -> Prompt:
-    """Ask for a short search query saying what a follow-up asks, for one the check could not name (contract §5.9)."""
-    system = (
-        f"You help a search engine understand a follow-up message in a chat{_for_company(turn)}. "
-        "The message leans on the conversation without naming what it is about. "
-        f"Rewrite it as a search query of at most {max_words} words that says what it asks, "
-        "naming what it refers to, in the conversation's language, copying names exactly as the conversation writes them.\n"
-        "Answer with the query alone on one line, or NONE if the conversation does not say what it refers to."
-    )
-    return Prompt(
-        system=system,
-        user=_conversation(turn, "Message"),
-        max_tokens=text_max_tokens(max_words),
-        stop=ONE_LINE,
-    )
+def reference_prompt(
+    turn: Turn,
+    *,
+    max_words: int,
+    keywords: tuple[int, int] | None = None,
+    question_on_resolve: bool = False,
+) -> Prompt:
+    """The one call a longer follow-up costs (contract §5.3, §5.9, §7): the check, and what the search needs.
+
+    The JSON answer holds the decision, the name (RESOLVE), the message
+    restated as a search query (AMBIGUOUS; RESOLVE too when
+    ``question_on_resolve``, for the standalone-question fusion of §5.10) and,
+    in graph modes (``keywords`` = the low- and high-level caps), the keywords
+    LightRAG would otherwise extract in a call of its own.
+    """
+    query_when = "for RESOLVE or AMBIGUOUS" if question_on_resolve else "for AMBIGUOUS"
+    lines = [
+        f"You read a chat message{_for_company(turn)} for a search engine: does it point at something named "
+        "earlier in the conversation without naming it? Answer with JSON only:",
+        '"decision": "RESOLVE" if it refers to exactly one product, plan, module, feature or offer that the '
+        'conversation names; "KEEP" if it names its own subject, asks about the company itself, or changes '
+        'subject; "AMBIGUOUS" if it could mean several things the conversation names, or nothing named.',
+        '"name": for RESOLVE, the name copied from the numbered list; else "".',
+        f'"query": {query_when}, the message as a search query of at most {max_words} words that names what it '
+        "refers to, in the conversation's language, copying names exactly; else \"\".",
+    ]
+    resolve = '{"decision": "RESOLVE", "name": "Orbit CRM", "query": ""'
+    keep = '{"decision": "KEEP", "name": "", "query": ""'
+    ambiguous = '{"decision": "AMBIGUOUS", "name": "", "query": "Orbit CRM Pulse POS weekend availability"'
+    if question_on_resolve:
+        resolve = '{"decision": "RESOLVE", "name": "Orbit CRM", "query": "retailers using Orbit CRM"'
+    if keywords is not None:
+        max_ll, max_hl = keywords
+        lines.append(
+            f'"low_level_keywords": at most {max_ll} specific names or terms to search for, for the message as '
+            f'you resolved it; "high_level_keywords": at most {max_hl} broader themes.'
+        )
+        resolve += ', "low_level_keywords": ["Orbit CRM", "retailers"], "high_level_keywords": ["customer references"]'
+        keep += ', "low_level_keywords": ["bureaux"], "high_level_keywords": ["implantations"]'
+        ambiguous += ', "low_level_keywords": ["weekends"], "high_level_keywords": ["availability"]'
+    lines += [
+        "Examples:",
+        f'- after "Orbit CRM syncs your contacts.": "Which retailers already run it?" -> {resolve}}}',
+        f'- "Combien de bureaux avez-vous ?" -> {keep}}}',
+        f'- after "We sell Orbit CRM and Pulse POS.": "Is it available on weekends?" -> {ambiguous}}}',
+    ]
+    budget = REFERENCE_MAX_TOKENS + (KEYWORD_MAX_TOKENS if keywords is not None else 0)
+    return Prompt(system="\n".join(lines), user=_conversation(turn, "Message"), max_tokens=budget)
 
 
-def reference_prompt(turn: Turn) -> Prompt:
-    """Ask whether a longer message points at one thing the conversation named (contract §5.3)."""
-    system = (
-        f"You check whether a chat message{_for_company(turn)} points at something named "
-        "earlier in the conversation without naming it. Answer with one line:\n"
-        "RESOLVE: <name> if it refers to exactly one product, plan, module, feature or offer "
-        "that the conversation names (copy the name from the numbered list)\n"
-        "KEEP if it names its own subject, asks about the company itself, or changes subject\n"
-        "AMBIGUOUS if it could mean several things the conversation names, or nothing named\n"
-        "Examples:\n"
-        '- after "Orbit CRM syncs your contacts.": "Which retailers already run it?" -> RESOLVE: Orbit CRM\n'
-        '- "Combien de bureaux avez-vous ?" -> KEEP\n'
-        '- after "We sell Orbit CRM and Pulse POS.": "Is it available on weekends?" -> AMBIGUOUS'
-    )
-    return Prompt(system=system, user=_conversation(turn, "Message"), max_tokens=REFERENCE_MAX_TOKENS, stop=ONE_LINE)
-
-
-def reference_schema(turn: Turn) -> dict[str, Any]:
-    """The JSON schema of the reference answer: the decision, and a name that must be a candidate."""
-    return {
-        "type": "object",
-        "properties": {
-            "decision": {"type": "string", "enum": ["RESOLVE", "KEEP", "AMBIGUOUS"]},
-            "name": {"type": "string", "enum": [*turn.candidates.names, ""]},
-        },
-        "required": ["decision", "name"],
+def reference_schema(turn: Turn, *, keywords: tuple[int, int] | None = None) -> dict[str, Any]:
+    """The JSON schema of the reference answer: the decision, a name that must be a candidate, the restatement,
+    and in graph modes the keywords (the keyword answer's lists)."""
+    properties: dict[str, Any] = {
+        "decision": {"type": "string", "enum": ["RESOLVE", "KEEP", "AMBIGUOUS"]},
+        "name": {"type": "string", "enum": [*turn.candidates.names, ""]},
+        "query": {"type": "string", "maxLength": 120},
     }
+    if keywords is not None:
+        words = keyword_schema(max_ll=keywords[0], max_hl=keywords[1])["properties"]
+        properties["low_level_keywords"] = words["low_level_keywords"]
+        properties["high_level_keywords"] = words["high_level_keywords"]
+    return {"type": "object", "properties": properties, "required": list(properties)}
 
 
 CONDENSE_SYSTEM_PROMPT = (

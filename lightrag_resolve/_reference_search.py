@@ -1,43 +1,39 @@
-"""Retrieval for a decided turn, and for a longer follow-up while the reference check decides (contract §7).
+"""Retrieval for a decided turn, and for a longer follow-up the reference check decides (contract §7).
 
 ``retrieve_resolved`` hands LightRAG what a resolution decided: the visitor's
 words and the caller's ``QueryParam`` when nothing changed, else the resolved
 text and a copy carrying its keywords; a resolved reference's chunk search may
 fuse with a second search (§5.5, §5.10). ``retrieve_beside_check`` runs the
-reference check beside a speculative search on the visitor's words, so only
-resolved turns wait: in graph modes LightRAG's own keyword extraction runs
-first as its own task, the speculative search uses its keywords, and a RESOLVE
-reuses them with the name. On a model that serves one call at a time, shared
-by the check and LightRAG's keyword role, the check's call waits for that
-extraction.
+reference check: in graph modes first, its keywords replacing LightRAG's
+extraction (one model call per follow-up, as plain LightRAG); in ``naive``
+mode beside a speculative search on the visitor's words, so only resolved
+turns wait.
 """
 
 from __future__ import annotations
 
-import asyncio
-import time
+import logging
 from collections.abc import Awaitable, Callable
 from contextlib import ExitStack
 from dataclasses import replace
-from functools import partial
 from typing import Any, TypeVar
 
 from lightrag import QueryParam
 
 from ._answer_words import answering_with
-from ._config import LLMFunc, ResolverConfig
 from ._conversation import Turn
-from ._enforce import LightRAGKeywords, reuse_keywords
 from ._fallback import fall_back, untouched
 from ._fusion import SecondSearch, fusing, recording
-from ._lightrag_seam import exempt_resolved, extract_keywords, keyword_role_raw_func
+from ._lightrag_seam import exempt_resolved
 from ._pipeline import Decided
+from ._references import wants_keywords
 from ._resolution import Resolution
-from ._routing import GRAPH_MODES
-from ._speculative import call_after, one_call_at_a_time, search_beside_check
+from ._speculative import search_beside_check
 from ._tuning import ResolverTuning
 
 __all__ = ["Retrieve", "retrieve_beside_check", "retrieve_resolved"]
+
+logger = logging.getLogger("lightrag_resolve")
 
 T = TypeVar("T")
 
@@ -80,56 +76,47 @@ async def retrieve_resolved(
 
 
 async def retrieve_beside_check(
-    rag: Any,
     turn: Turn,
     param: QueryParam,
     retrieve: Retrieve[Any],
     *,
-    check: Callable[[LLMFunc], Awaitable[Resolution]],
-    llm: LLMFunc,
-    config: ResolverConfig,
+    check: Callable[[], Awaitable[Resolution]],
     tuning: ResolverTuning,
     decided: Decided,
 ) -> tuple[Resolution, Any]:
-    """The reference check (``check(llm)``) beside the speculative search; the turn's resolution and result."""
-    text = turn.query.strip()
-    extract = None
-    if turn.mode in GRAPH_MODES and text and not (param.ll_keywords or param.hl_keywords):
-        extracted = asyncio.Event()
-        took: list[float] = []  # the extraction's seconds: what one call costs on this model now
-        slot = one_call_at_a_time(llm)
-        if slot is not None and slot is one_call_at_a_time(keyword_role_raw_func(rag)):
-            llm = call_after(extracted, llm, timeout=config.reference_timeout, cost=lambda: took[0] if took else None)
+    """The reference check (``check()``), then or beside retrieval; the turn's resolution and result.
 
-        async def extract() -> LightRAGKeywords | None:
-            started = time.perf_counter()
-            try:
-                hl, ll = await extract_keywords(rag, text, param)
-            finally:
-                took.append(time.perf_counter() - started)
-                extracted.set()
-            return LightRAGKeywords.from_extraction(hl, ll)
+    In graph modes the check's one call also gives LightRAG's keywords, so it
+    runs first and LightRAG's own extraction does not run: a follow-up costs
+    the one call plain LightRAG makes. In ``naive`` mode, where LightRAG
+    makes no call before its search, the check runs beside a speculative
+    search on the visitor's words, so only a resolved turn waits (§7).
+    """
+    on_error = fall_back(untouched(turn, "reference"), "llm_error", decision="error")
+    if wants_keywords(turn):
+        try:
+            resolution = await check()
+        except Exception:
+            logger.warning("the reference check raised; LightRAG extracts its own keywords", exc_info=True)
+            resolution = on_error
+        decided(resolution)
+        return resolution, await retrieve_resolved(resolution, param, retrieve, tuning=tuning)
 
     # The speculative search's chunks, kept for a fused resolved search (contract §5.5).
     raw_search = SecondSearch(turn.query) if tuning.fuse_raw_search else None
 
-    async def speculative(keywords: LightRAGKeywords | None) -> Any:
-        searched = param
-        if keywords is not None:
-            searched = replace(param, hl_keywords=list(keywords.hl_keywords), ll_keywords=list(keywords.ll_keywords))
+    async def speculative() -> Any:
         with ExitStack() as scope:
             if raw_search is not None:
                 scope.enter_context(recording(raw_search))
-            return await retrieve(turn.query, searched)
+            return await retrieve(turn.query, param)
 
     return await search_beside_check(
-        check=partial(check, llm),
+        check=check,
         speculative=speculative,
         resolved=lambda resolution: retrieve_resolved(
             resolution, param, retrieve, tuning=tuning, raw_search=raw_search
         ),
-        on_error=fall_back(untouched(turn, "reference"), "llm_error", decision="error"),
+        on_error=on_error,
         on_decision=decided,
-        extract=extract,
-        reuse=partial(reuse_keywords, max_ll=config.max_ll_keywords, max_hl=config.max_hl_keywords),
     )

@@ -1,10 +1,11 @@
 """Longer follow-ups that point back ("Which retailers already run it?"): the reference check (contract §5.3).
 
-The check leads the message with one name the conversation established, or
-keeps it. A window with one candidate needs no model call: that name is the
-only one the check could propose. When the check sees the message point back
-and names nothing, one more call restates it (§5.9); a changed outcome may
-ask for a standalone question to fuse with (``ResolverTuning``, §5.10).
+One model call answers the whole follow-up: whether the message leads with one
+name the conversation established, the message restated as a search query
+when it points back at something the check cannot name (§5.9), and in graph
+modes the keywords LightRAG needs for the message as resolved, which replace
+LightRAG's own extraction call (§7). A window with one candidate needs no
+model call: that name is the only one the check could propose.
 """
 
 from __future__ import annotations
@@ -17,7 +18,10 @@ from ._conversation import Turn
 from ._enforce import (
     NameOutcome,
     accept_reference_name,
+    check_keywords,
     cut_gloss,
+    enforce_keywords,
+    ground_keywords,
     ground_reference_name,
     name_with_message,
     needs_restatement,
@@ -28,72 +32,104 @@ from ._fallback import fall_back, untouched
 from ._languages import UNITS, detect
 from ._model_call import response_format
 from ._parse import ReferenceAnswer
-from ._prompts import reference_schema
 from ._resolution import Resolution
+from ._routing import GRAPH_MODES
 
 if TYPE_CHECKING:
     from ._resolver import Resolver
 
-__all__ = ["check_reference"]
+__all__ = ["check_reference", "wants_keywords"]
+
+
+def wants_keywords(turn: Turn) -> bool:
+    """Whether the check also answers LightRAG's keywords: in graph modes, where LightRAG would extract them."""
+    return turn.mode in GRAPH_MODES
 
 
 async def check_reference(resolver: Resolver, turn: Turn, llm: LLMFunc, *, model: str | None) -> Resolution:
-    """The reference check's outcome, restated or given a standalone question where the tuning says so."""
+    """The reference check's outcome, restated, given keywords and a standalone question from its one answer."""
     tuning = resolver.tuning
-    checked, proposed = await _check(resolver, turn, llm, model=model)
+    checked, proposed, answer = await _check(resolver, turn, llm, model=model)
+    if answer is None:
+        return checked
+    restatement = answer.restatement_raw
+    if isinstance(restatement, str):
+        restatement = resolver.read(resolver.parse_text, restatement)
     if tuning.restate_references and needs_restatement(checked, proposed=proposed):
-        reply = await resolver.ask(
-            "restatement", resolver.restatement_prompt, turn, llm, resolver.config.reference_timeout
-        )
-        if reply.text is not None:
-            checked = restated(
-                checked,
-                turn,
-                resolver.read(resolver.parse_text, reply.text),
-                max_words=resolver.config.max_query_words,
-                max_name_words=tuning.max_name_words,
-            )
-    if not (tuning.fuse_standalone_question and checked.changed):
+        max_words = resolver.config.max_query_words
+        checked = restated(checked, turn, restatement, max_words=max_words, max_name_words=tuning.max_name_words)
+    if wants_keywords(turn):
+        checked = _with_keywords(resolver, turn, checked, answer)
+    if tuning.fuse_standalone_question and checked.query != checked.original_query:
+        question = standalone_question(turn, restatement, max_name_words=tuning.max_name_words)
+        if question is not None:
+            checked = replace(checked, standalone_question=question)
+    return checked
+
+
+def _with_keywords(resolver: Resolver, turn: Turn, checked: Resolution, answer: ReferenceAnswer) -> Resolution:
+    """``checked`` carrying the answer's keywords, cleaned and grounded; as it is when none survive (§5.2, §7).
+
+    Without them LightRAG extracts its own, as it would without this library.
+    """
+    config = resolver.config
+    outcome = enforce_keywords(answer.ll_raw, answer.hl_raw, max_ll=config.max_ll_keywords, max_hl=config.max_hl_keywords)
+    if outcome.fallback_reason is not None:
         return checked
-    # A failed, late or refused question costs the fusion only: the turn retrieves with the resolved text.
-    reply = await resolver.ask("standalone", resolver.condense_prompt, turn, llm, resolver.config.timeout)
-    if reply.text is None:
-        return checked
-    question = standalone_question(
-        turn, resolver.read(resolver.parse_standalone_question, reply.text), max_name_words=tuning.max_name_words
+    grounded = ground_keywords(
+        outcome.ll_keywords, candidates=turn.candidates, reply=turn.query, history=turn.message_texts
     )
-    return checked if question is None else replace(checked, standalone_question=question)
+    if not grounded.kept:
+        return checked
+    return check_keywords(
+        checked,
+        ll_keywords=grounded.kept,
+        hl_keywords=outcome.hl_keywords,
+        max_ll=config.max_ll_keywords,
+        max_hl=config.max_hl_keywords,
+    )
 
 
-async def _check(resolver: Resolver, turn: Turn, llm: LLMFunc, *, model: str | None) -> tuple[Resolution, str | None]:
-    """The check's outcome, with the name proposed (the model's, or the window's sole candidate; else ``None``).
+async def _check(
+    resolver: Resolver, turn: Turn, llm: LLMFunc, *, model: str | None
+) -> tuple[Resolution, str | None, ReferenceAnswer | None]:
+    """The check's outcome, the name proposed (the model's, or the window's sole candidate), and the model's answer.
 
     A window whose graph lookup failed may hold names the code did not see,
-    so its one candidate is checked like any other.
+    so its one candidate is checked like any other. A window that names
+    nothing is asked too when a restatement may follow (§5.9), or in a graph
+    mode, where the call replaces LightRAG's own: the answer still restates
+    the message and gives its keywords.
     """
     names = turn.candidates.names
-    if not names:
+    tuning = resolver.tuning
+    if not names and not (tuning.restate_references or wants_keywords(turn)):
         # Nothing named that the message could point at: no model call is spent.
-        return fall_back(untouched(turn, "reference", model=model), "no_candidates", decision="ambiguous"), None
+        return fall_back(untouched(turn, "reference", model=model), "no_candidates", decision="ambiguous"), None, None
     sole = names[0] if len(names) == 1 else None
-    if sole is not None and not resolver.tuning.check_sole_candidate and _sole_candidate_is_evidence(turn, sole):
-        return _accepted(resolver, turn, untouched(turn, "reference", model=model, candidates=names), sole), sole
-    fmt = response_format(llm, reference_schema(turn), wanted=resolver.config.structured_output, json_fallback=False)
+    if sole is not None and not tuning.check_sole_candidate and _sole_candidate_is_evidence(turn, sole):
+        accepted = _accepted(resolver, turn, untouched(turn, "reference", model=model, candidates=names), sole)
+        return accepted, sole, None
+    fmt = response_format(
+        llm, resolver.reference_schema(turn), wanted=resolver.config.structured_output, json_fallback=True
+    )
     reply = await resolver.ask(
         "reference", resolver.reference_prompt, turn, llm, resolver.config.reference_timeout, **fmt
     )
     safe = untouched(turn, "reference", model=model, raw_output=reply.text, candidates=names)
     if reply.text is None:
-        return fall_back(safe, reply.failure or "llm_error", decision="error"), None
+        return fall_back(safe, reply.failure or "llm_error", decision="error"), None, None
     answer = resolver.read(resolver.parse_reference, reply.text)
     if not isinstance(answer, ReferenceAnswer):
-        return fall_back(safe, "unparsable", decision="error"), None
+        return fall_back(safe, "unparsable", decision="error"), None, None
+    if not names and answer.decision != "keep":
+        return fall_back(safe, "no_candidates", decision="ambiguous"), None, answer
     if answer.decision == "keep" or answer.decision == "ambiguous":
-        return fall_back(safe, answer.decision, decision=answer.decision), None
+        return fall_back(safe, answer.decision, decision=answer.decision), None, answer
     if not answer.name:
-        return fall_back(safe, "unparsable", decision="error"), None
+        return fall_back(safe, "unparsable", decision="error"), None, None
     proposed = cut_gloss(turn.candidates.by_number(answer.name) or answer.name)
-    return _accepted(resolver, turn, safe, proposed), proposed
+    return _accepted(resolver, turn, safe, proposed), proposed, answer
 
 
 def _sole_candidate_is_evidence(turn: Turn, name: str) -> bool:

@@ -21,7 +21,8 @@ from ._model_call import ModelReply, ModelRole, ask_model, output_limits
 from ._parse import KeywordAnswer, ReferenceAnswer, parse_keyword_answer, parse_reference_answer
 from ._pipeline import resolve_turn, run_resolver
 from ._pointing_words import leans_on_conversation
-from ._prompts import Prompt, condense_prompt, keyword_prompt, reference_prompt, restatement_prompt, text_prompt
+from ._prompts import Prompt, keyword_prompt, reference_prompt, reference_schema, text_prompt
+from ._references import wants_keywords
 from ._resolution import Resolution, ResolutionPath
 from ._routing import GRAPH_MODES, Route, RouteFacts, route
 from ._tuning import ResolverTuning
@@ -38,9 +39,8 @@ class Resolver:
     ``should_resolve`` (the gate), ``is_prompted`` (does a short reply answer the
     assistant), ``points_back`` (may a longer follow-up refer to the conversation),
     ``keyword_prompt``/``parse_keywords``,
-    ``text_prompt``/``parse_text``, ``reference_prompt``/``parse_reference`` and
-    ``restatement_prompt`` (read with ``parse_text``) and ``condense_prompt``
-    (read with ``parse_standalone_question``). ``tuning`` holds the measured
+    ``text_prompt``/``parse_text``, and ``reference_prompt``/``reference_schema``/``parse_reference``
+    (its restatement read with ``parse_text``). ``tuning`` holds the measured
     constants and alternatives (``ResolverTuning``; evaluation and the
     open-domain profile).
     """
@@ -101,24 +101,29 @@ class Resolver:
         return output
 
     def reference_prompt(self, turn: Turn) -> Prompt:
-        """The prompt of the reference check for longer follow-ups."""
-        return reference_prompt(turn)
+        """The prompt of the reference check: the one call a longer follow-up costs (contract §5.3, §7).
+
+        It asks for the decision, the name, the message restated when it
+        points back at something the check cannot name (§5.9) and, in graph
+        modes, LightRAG's keywords.
+        """
+        config = self.config
+        return reference_prompt(
+            turn,
+            max_words=config.max_query_words,
+            keywords=(config.max_ll_keywords, config.max_hl_keywords) if wants_keywords(turn) else None,
+            question_on_resolve=self.tuning.fuse_standalone_question,
+        )
+
+    def reference_schema(self, turn: Turn) -> dict[str, Any]:
+        """The JSON schema of ``reference_prompt``'s answer, for backends that decode under a schema."""
+        config = self.config
+        keywords = (config.max_ll_keywords, config.max_hl_keywords) if wants_keywords(turn) else None
+        return reference_schema(turn, keywords=keywords)
 
     def parse_reference(self, output: str) -> ReferenceAnswer | None:
-        """Read ``RESOLVE: <name>``, ``KEEP`` or ``AMBIGUOUS``; ``None`` when unreadable."""
+        """Read the check's JSON answer (or ``RESOLVE: <name>``, ``KEEP``, ``AMBIGUOUS``); ``None`` when unreadable."""
         return parse_reference_answer(output)
-
-    def restatement_prompt(self, turn: Turn) -> Prompt:
-        """The prompt that restates a follow-up the check could not name as a short search query (contract §5.9)."""
-        return restatement_prompt(turn, max_words=self.config.max_query_words)
-
-    def condense_prompt(self, turn: Turn) -> Prompt:
-        """The prompt that asks for a resolved follow-up as one standalone question (contract §5.10)."""
-        return condense_prompt(turn)
-
-    def parse_standalone_question(self, output: str) -> str | None:
-        """The question in the condense answer, or ``None``; ``_enforce.standalone_question`` checks it after."""
-        return output
 
     # ---- asking and reading, for the resolvers ----------------------------
 

@@ -4,9 +4,9 @@ A low-level keyword is kept when it is one of the candidates (or holds one, or
 is held by one) or occurs in the reply or the history. A reply that picks one
 option ("B1", "the second one") has that option first, and the options it did
 not pick are dropped: a fixed ``top_k`` spent on every option the assistant
-offered retrieves none of them well. A resolved reference reuses LightRAG's
-own keywords for the visitor's words with the name leading the low-level list
-(contract §7), so the resolved retrieval costs no second extraction.
+offered retrieves none of them well. The reference check's answer carries the
+keywords for the message as resolved, a resolved reference's name leading the
+low-level list (contract §7), so LightRAG's own extraction does not run.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from .answers import QUOTES, contains_phrase, is_none_answer, is_scaffold
 
 __all__ = [
     "GroundedKeywords",
+    "check_keywords",
     "KeywordOutcome",
     "LightRAGKeywords",
     "clean_keywords",
@@ -223,3 +224,36 @@ def reuse_keywords(
         return resolution
     ll, hl = lists
     return replace(resolution, ll_keywords=ll, hl_keywords=hl)
+
+
+_KEPT_AS_WRITTEN = ("keep", "ambiguous", "no_candidates")
+"""The check's outcomes that retrieve with the visitor's words: with its keywords, LightRAG need not extract."""
+
+
+def check_keywords(
+    resolution: Resolution,
+    *,
+    ll_keywords: tuple[str, ...],
+    hl_keywords: tuple[str, ...],
+    max_ll: int,
+    max_hl: int,
+) -> Resolution:
+    """A reference check's outcome carrying the keywords its one answer gave, in graph modes (contract §7).
+
+    A resolved or restated reference leads them with its name(s)
+    (``reuse_keywords``); a KEEP, an AMBIGUOUS that was not restated and a
+    window that names nothing retrieve with the visitor's words and these
+    keywords, no longer a fallback: the keywords replace LightRAG's
+    extraction. A refused name or a failed check keeps its fallback, and
+    LightRAG extracts its own. Unchanged when either list would be empty.
+    """
+    if resolution.path != "reference" or resolution.has_keywords:
+        return resolution
+    keywords = LightRAGKeywords(hl_keywords=tuple(hl_keywords), ll_keywords=tuple(ll_keywords))
+    if resolution.fallback_reason not in _KEPT_AS_WRITTEN:
+        return reuse_keywords(resolution, keywords, max_ll=max_ll, max_hl=max_hl)
+    lists = keywords_with_name((), keywords, max_ll=max_ll, max_hl=max_hl)
+    if lists is None:
+        return resolution
+    ll, hl = lists
+    return replace(resolution, fallback_reason=None, ll_keywords=ll, hl_keywords=hl)
