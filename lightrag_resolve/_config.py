@@ -65,11 +65,15 @@ class ResolverConfig:
     )
     reference_model_name: str | None = _knob(None, "its label in `Resolution.model`")
     timeout: float = _knob(
-        10.0, "seconds a short-reply resolver call may take (no retry)", env="RESOLVER_TIMEOUT", shown="10 s"
+        10.0,
+        "seconds a resolver call that replaces LightRAG's keyword extraction may take: a short reply's, and the "
+        "reference check's in graph modes (no retry)",
+        env="RESOLVER_TIMEOUT",
+        shown="10 s",
     )
     reference_timeout: float = _knob(
         2.0,
-        "seconds the reference check (and a restatement) may take (no retry)",
+        "seconds the reference check may take beside the speculative search of `naive` mode (no retry)",
         env="RESOLVER_REFERENCE_TIMEOUT",
         shown="2 s",
     )

@@ -1,10 +1,11 @@
 """The one module that reaches into LightRAG's internals, for the core and for the server.
 
-LightRAG 1.5.x has no hook for four things the core does: let a resolved reply
+LightRAG 1.5.x has no hook for five things the core does: let a resolved reply
 lighter than three characters ("B1") through its query check, call the keyword
 role's own LLM function outside LightRAG's queue, hold back the answer LLM
-of a speculative search (contract §7), and fuse a resolved reference's chunk
-search with the visitor's words (contract §5.5). Its server has no hook to choose the
+of a speculative search (contract §7), ask that LLM with the visitor's words
+on a resolved turn (§5.11), and fuse a resolved reference's chunk search with
+the visitor's words (contract §5.5). Its server has no hook to choose the
 RAG class (``server/_seam.py``). Every name this takes that is not LightRAG's
 public API is declared here once, as an ``Internal``: where it lives and which
 LightRAG code must still read it for the library's use of it to mean what it
@@ -53,10 +54,8 @@ __all__ = [
     "chat_token_counter",
     "check",
     "exempt_resolved",
-    "extract_keywords",
     "install",
     "keyword_role_llm",
-    "keyword_role_raw_func",
     "run_sync",
     "set_chat_token_counter",
 ]
@@ -126,8 +125,6 @@ CORE: tuple[Internal, ...] = (
         module=_CORE, name="LightRAG._build_global_config", read_by=("LightRAG.aquery_llm", "LightRAG.aquery_data")
     ),
     Internal(module="lightrag.operate", name="role_llm_funcs", kind="key", read_by=("kg_query", "naive_query")),
-    # The speculative branch extracts with LightRAG's own function, so a RESOLVE reuses its keywords (contract §7).
-    Internal(module="lightrag.operate", name="get_keywords_from_query", kind="global", read_by=("kg_query",)),
     # Wrapped so that a resolved reference's chunk search can be fused with the visitor's words (contract §5.5).
     Internal(
         module="lightrag.operate",
@@ -327,20 +324,6 @@ def keyword_role_llm(rag: Any) -> tuple[Callable[..., Awaitable[Any]], dict[str,
     if state is None or not callable(state.raw_func):
         return None
     return state.raw_func, dict(rag._get_effective_role_llm_kwargs("keyword"))
-
-
-def keyword_role_raw_func(rag: Any) -> Any:
-    """The keyword role's raw function, or ``None``: which model LightRAG's keyword extraction runs on."""
-    state = rag._role_llm_states.get("keyword")
-    return getattr(state, "raw_func", None)
-
-
-async def extract_keywords(rag: Any, text: str, param: Any) -> tuple[list[str], list[str]]:
-    """LightRAG's own keyword extraction for ``text`` (its prompt, cache and keyword role): ``(hl, ll)``."""
-    hl, ll = await lightrag_operate.get_keywords_from_query(
-        text, param, rag._build_global_config(), hashing_kv=rag.llm_response_cache
-    )
-    return hl, ll
 
 
 def chat_token_counter(ollama_api: Any) -> Any:

@@ -25,9 +25,9 @@ __all__ = [
 
 logger = logging.getLogger("lightrag_resolve")
 
-ModelRole = Literal["keywords", "text", "reference", "restatement", "standalone"]
-"""Which resolver question a model call asks: the short reply's keywords or text, the reference check, the
-restatement of a follow-up the check could not name, or the standalone question."""
+ModelRole = Literal["keywords", "text", "reference"]
+"""Which resolver question a model call asks: the short reply's keywords or text, or the reference check (whose
+one answer also restates a follow-up it could not name, and gives LightRAG's keywords in graph modes)."""
 
 _asking: ContextVar[ModelRole | None] = ContextVar("lightrag_resolve_model_role", default=None)
 

@@ -132,49 +132,47 @@ def reference_prompt(
     *,
     max_words: int,
     keywords: tuple[int, int] | None = None,
-    question_on_resolve: bool = False,
 ) -> Prompt:
     """The one call a longer follow-up costs (contract §5.3, §5.9, §7): the check, and what the search needs.
 
-    The JSON answer holds the decision, the name (RESOLVE), the message
-    restated as a search query (AMBIGUOUS; RESOLVE too when
-    ``question_on_resolve``, for the standalone-question fusion of §5.10) and,
+    The decision is asked as it was when it was the call's only question (the
+    same instructions and examples, measured on both datasets); what the
+    search needs is asked after it, in words only: examples of keywords were
+    copied into answers, and asking for them before the decision made the
+    model keep messages it used to resolve (docs/findings.md). The JSON
+    answer holds the decision, the name (RESOLVE), the message restated as a
+    search query (``query``: the restatement of §5.9 when the check names
+    nothing or its name is refused, the standalone question of §5.10) and,
     in graph modes (``keywords`` = the low- and high-level caps), the keywords
     LightRAG would otherwise extract in a call of its own.
     """
-    query_when = "for RESOLVE or AMBIGUOUS" if question_on_resolve else "for AMBIGUOUS"
-    lines = [
-        f"You read a chat message{_for_company(turn)} for a search engine: does it point at something named "
-        "earlier in the conversation without naming it? Answer with JSON only:",
-        '"decision": "RESOLVE" if it refers to exactly one product, plan, module, feature or offer that the '
-        'conversation names; "KEEP" if it names its own subject, asks about the company itself, or changes '
-        'subject; "AMBIGUOUS" if it could mean several things the conversation names, or nothing named.',
-        '"name": for RESOLVE, the name copied from the numbered list; else "".',
-        f'"query": {query_when}, the message as a search query of at most {max_words} words that names what it '
-        "refers to, in the conversation's language, copying names exactly; else \"\".",
-    ]
-    resolve = '{"decision": "RESOLVE", "name": "Orbit CRM", "query": ""'
-    keep = '{"decision": "KEEP", "name": "", "query": ""'
-    ambiguous = '{"decision": "AMBIGUOUS", "name": "", "query": "Orbit CRM Pulse POS weekend availability"'
-    if question_on_resolve:
-        resolve = '{"decision": "RESOLVE", "name": "Orbit CRM", "query": "retailers using Orbit CRM"'
+    fields = ["decision", "name", "query"]
+    also = (
+        f'Then, for a search engine, also give "query": the message as a search query of at most {max_words} words '
+        f'that names what it refers to, in the conversation\'s language, copying names exactly ("" for KEEP)'
+    )
     if keywords is not None:
         max_ll, max_hl = keywords
-        lines.append(
-            f'"low_level_keywords": at most {max_ll} specific names or terms to search for, for the message as '
-            f'you resolved it; "high_level_keywords": at most {max_hl} broader themes.'
+        also += (
+            f'; "low_level_keywords": at most {max_ll} specific names or terms of the message and of what it '
+            f'refers to; "high_level_keywords": at most {max_hl} broader themes'
         )
-        resolve += ', "low_level_keywords": ["Orbit CRM", "retailers"], "high_level_keywords": ["customer references"]'
-        keep += ', "low_level_keywords": ["bureaux"], "high_level_keywords": ["implantations"]'
-        ambiguous += ', "low_level_keywords": ["weekends"], "high_level_keywords": ["availability"]'
-    lines += [
-        "Examples:",
-        f'- after "Orbit CRM syncs your contacts.": "Which retailers already run it?" -> {resolve}}}',
-        f'- "Combien de bureaux avez-vous ?" -> {keep}}}',
-        f'- after "We sell Orbit CRM and Pulse POS.": "Is it available on weekends?" -> {ambiguous}}}',
-    ]
+        fields += ["low_level_keywords", "high_level_keywords"]
+    system = (
+        f"You check whether a chat message{_for_company(turn)} points at something named "
+        "earlier in the conversation without naming it. Decide:\n"
+        "RESOLVE: <name> if it refers to exactly one product, plan, module, feature or offer "
+        "that the conversation names (copy the name from the numbered list)\n"
+        "KEEP if it names its own subject, asks about the company itself, or changes subject\n"
+        "AMBIGUOUS if it could mean several things the conversation names, or nothing named\n"
+        "Examples:\n"
+        '- after "Orbit CRM syncs your contacts.": "Which retailers already run it?" -> RESOLVE: Orbit CRM\n'
+        '- "Combien de bureaux avez-vous ?" -> KEEP\n'
+        '- after "We sell Orbit CRM and Pulse POS.": "Is it available on weekends?" -> AMBIGUOUS\n'
+        f"{also}.\nAnswer with JSON: {', '.join(fields)}."
+    )
     budget = REFERENCE_MAX_TOKENS + (KEYWORD_MAX_TOKENS if keywords is not None else 0)
-    return Prompt(system="\n".join(lines), user=_conversation(turn, "Message"), max_tokens=budget)
+    return Prompt(system=system, user=_conversation(turn, "Message"), max_tokens=budget)
 
 
 def reference_schema(turn: Turn, *, keywords: tuple[int, int] | None = None) -> dict[str, Any]:

@@ -19,6 +19,8 @@ from ._enforce import (
     NameOutcome,
     accept_reference_name,
     check_keywords,
+    clean_keywords,
+    contains_phrase,
     cut_gloss,
     enforce_keywords,
     ground_keywords,
@@ -59,6 +61,7 @@ async def check_reference(resolver: Resolver, turn: Turn, llm: LLMFunc, *, model
         max_words = resolver.config.max_query_words
         checked = restated(checked, turn, restatement, max_words=max_words, max_name_words=tuning.max_name_words)
     if wants_keywords(turn):
+        checked = _named_by_keywords(resolver, turn, checked, answer)
         checked = _with_keywords(resolver, turn, checked, answer)
     if tuning.fuse_standalone_question and checked.query != checked.original_query:
         question = standalone_question(turn, restatement, max_name_words=tuning.max_name_words)
@@ -67,13 +70,36 @@ async def check_reference(resolver: Resolver, turn: Turn, llm: LLMFunc, *, model
     return checked
 
 
+def _named_by_keywords(resolver: Resolver, turn: Turn, checked: Resolution, answer: ReferenceAnswer) -> Resolution:
+    """A kept follow-up whose keywords name exactly one candidate the message lacks, led by that name (§5.3).
+
+    Asked for keywords in the same call, the small model often answers KEEP
+    for a message that points back and then writes the name it points at
+    among the keywords ("Is there a monthly limit on it?" → KEEP,
+    ``["SignaFlow", "monthly limit"]``). Its keywords then say what the
+    decision did not, as a restatement naming one candidate does (§5.9,
+    ``restated_name``): the name goes through the acceptance of any proposed
+    name. Two or more such names, or none, leave the outcome as it is.
+    """
+    if checked.fallback_reason not in ("keep", "ambiguous") or not isinstance(answer.ll_raw, (list, str)):
+        return checked
+    keywords = " ; ".join(clean_keywords(answer.ll_raw))
+    names = [name for name in turn.candidates.mentioned_in(keywords) if not contains_phrase(turn.query, name)]
+    if len(names) != 1:
+        return checked
+    resolved = _accepted(resolver, turn, replace(checked, fallback_reason=None, decision=None), names[0])
+    return checked if resolved.fallback_reason is not None else resolved
+
+
 def _with_keywords(resolver: Resolver, turn: Turn, checked: Resolution, answer: ReferenceAnswer) -> Resolution:
     """``checked`` carrying the answer's keywords, cleaned and grounded; as it is when none survive (§5.2, §7).
 
     Without them LightRAG extracts its own, as it would without this library.
     """
     config = resolver.config
-    outcome = enforce_keywords(answer.ll_raw, answer.hl_raw, max_ll=config.max_ll_keywords, max_hl=config.max_hl_keywords)
+    outcome = enforce_keywords(
+        answer.ll_raw, answer.hl_raw, max_ll=config.max_ll_keywords, max_hl=config.max_hl_keywords
+    )
     if outcome.fallback_reason is not None:
         return checked
     grounded = ground_keywords(
@@ -113,9 +139,10 @@ async def _check(
     fmt = response_format(
         llm, resolver.reference_schema(turn), wanted=resolver.config.structured_output, json_fallback=True
     )
-    reply = await resolver.ask(
-        "reference", resolver.reference_prompt, turn, llm, resolver.config.reference_timeout, **fmt
-    )
+    # In graph modes the call replaces LightRAG's extraction, which waits for no timeout: it gets a
+    # short reply's budget. Beside a speculative search (naive) it gets the check's own, shorter one.
+    timeout = resolver.config.timeout if wants_keywords(turn) else resolver.config.reference_timeout
+    reply = await resolver.ask("reference", resolver.reference_prompt, turn, llm, timeout, **fmt)
     safe = untouched(turn, "reference", model=model, raw_output=reply.text, candidates=names)
     if reply.text is None:
         return fall_back(safe, reply.failure or "llm_error", decision="error"), None, None

@@ -112,7 +112,6 @@ class Resolver:
             turn,
             max_words=config.max_query_words,
             keywords=(config.max_ll_keywords, config.max_hl_keywords) if wants_keywords(turn) else None,
-            question_on_resolve=self.tuning.fuse_standalone_question,
         )
 
     def reference_schema(self, turn: Turn) -> dict[str, Any]:

@@ -56,13 +56,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--timeout",
         type=float,
         default=None,
-        help=f"seconds a short-reply resolver call may take (default: 10, with --local {LOCAL_RESOLVER_TIMEOUT:g})",
+        help=f"seconds a short reply's resolver call, and the graph-mode reference check, may take "
+        f"(default: 10, with --local {LOCAL_RESOLVER_TIMEOUT:g})",
     )
     parser.add_argument(
         "--reference-timeout",
         type=float,
         default=None,
-        help=f"seconds the reference check may take (default: 2, with --local {LOCAL_RESOLVER_TIMEOUT:g})",
+        help=f"seconds the reference check may take beside naive mode's speculative search; graph modes use --timeout "
+        f"(default: 2, with --local {LOCAL_RESOLVER_TIMEOUT:g})",
     )
 
 
