@@ -14,13 +14,10 @@ from typing import Any
 from ._conversation import Turn
 
 __all__ = [
-    "CONDENSE_SYSTEM_PROMPT",
     "KEYWORD_MAX_TOKENS",
     "ONE_LINE",
     "REFERENCE_MAX_TOKENS",
-    "STANDALONE_MAX_TOKENS",
     "Prompt",
-    "condense_prompt",
     "keyword_prompt",
     "keyword_schema",
     "reference_prompt",
@@ -188,20 +185,3 @@ def reference_schema(turn: Turn, *, keywords: tuple[int, int] | None = None) -> 
         properties["low_level_keywords"] = words["low_level_keywords"]
         properties["high_level_keywords"] = words["high_level_keywords"]
     return {"type": "object", "properties": properties, "required": list(properties)}
-
-
-CONDENSE_SYSTEM_PROMPT = (
-    "Restate the user's follow-up message as one standalone question that someone who has not "
-    "read the conversation would understand. Keep the user's language. "
-    "Answer with the question alone."
-)
-"""The condense instruction: the one the ``prose`` baseline arm measures on every follow-up (a test keeps them equal)."""
-
-STANDALONE_MAX_TOKENS = 64
-"""The question's budget: a standalone question of about 30 words; a longer one is cut to ``MAX_QUERY_CHARS``."""
-
-
-def condense_prompt(turn: Turn) -> Prompt:
-    """Ask for the follow-up as one standalone question, over the turn's ``conversation`` (``CONDENSE_WINDOW``)."""
-    user = f"Conversation:\n{turn.conversation_text}\n\nFollow-up message: {turn.prompt_query}\n\nStandalone question:"
-    return Prompt(system=CONDENSE_SYSTEM_PROMPT, user=user, max_tokens=STANDALONE_MAX_TOKENS, stop=ONE_LINE)

@@ -19,7 +19,6 @@ from ._enforce import (
     NameOutcome,
     accept_reference_name,
     check_keywords,
-    clean_keywords,
     contains_phrase,
     cut_gloss,
     enforce_keywords,
@@ -81,9 +80,15 @@ def _named_by_keywords(resolver: Resolver, turn: Turn, checked: Resolution, answ
     ``restated_name``): the name goes through the acceptance of any proposed
     name. Two or more such names, or none, leave the outcome as it is.
     """
-    if checked.fallback_reason not in ("keep", "ambiguous") or not isinstance(answer.ll_raw, (list, str)):
+    if checked.fallback_reason not in ("keep", "ambiguous"):
         return checked
-    keywords = " ; ".join(clean_keywords(answer.ll_raw))
+    config = resolver.config
+    outcome = enforce_keywords(
+        answer.ll_raw, answer.hl_raw, max_ll=config.max_ll_keywords, max_hl=config.max_hl_keywords
+    )
+    if outcome.fallback_reason is not None:  # a scaffold or half an answer names nothing either
+        return checked
+    keywords = " ; ".join(outcome.ll_keywords)
     names = [name for name in turn.candidates.mentioned_in(keywords) if not contains_phrase(turn.query, name)]
     if len(names) != 1:
         return checked
@@ -107,13 +112,14 @@ def _with_keywords(resolver: Resolver, turn: Turn, checked: Resolution, answer: 
     )
     if not grounded.kept:
         return checked
-    return check_keywords(
+    carried = check_keywords(
         checked,
         ll_keywords=grounded.kept,
         hl_keywords=outcome.hl_keywords,
         max_ll=config.max_ll_keywords,
         max_hl=config.max_hl_keywords,
     )
+    return replace(carried, dropped_keywords=grounded.dropped) if carried.has_keywords else carried
 
 
 async def _check(
@@ -135,7 +141,11 @@ async def _check(
     sole = names[0] if len(names) == 1 else None
     if sole is not None and not tuning.check_sole_candidate and _sole_candidate_is_evidence(turn, sole):
         accepted = _accepted(resolver, turn, untouched(turn, "reference", model=model, candidates=names), sole)
-        return accepted, sole, None
+        if accepted.fallback_reason is None or not (
+            tuning.restate_references and needs_restatement(accepted, proposed=sole)
+        ):
+            return accepted, sole, None
+        # Refused, yet the message points past it (§5.9): the model's one call restates it.
     fmt = response_format(
         llm, resolver.reference_schema(turn), wanted=resolver.config.structured_output, json_fallback=True
     )

@@ -48,10 +48,8 @@ def role_from_prompt_text(prompt: str, system_prompt: str | None, kwargs: dict[s
         return "keywords" if "JSON only" in system else "text"
     if system.startswith("You check whether a chat message"):
         return "reference"
-    if system.startswith("You help a search engine understand a follow-up message"):
-        return "restatement"
     if system.startswith("Restate the user's follow-up message as one standalone question"):
-        return "standalone"
+        return "standalone"  # the prose arm's condense prompt (``eval._prose``), not the library's
     if "expert keyword extractor" in prompt or "expert keyword extractor" in (system_prompt or ""):
         return "lightrag_keywords"
     if (kwargs or {}).get("response_format") == {"type": "json_object"}:
@@ -131,7 +129,6 @@ _DEFAULTS: dict[str, Any] = {
     "keywords": "NONE",
     "text": "NONE",
     "reference": "KEEP",
-    "restatement": "NONE",
     "standalone": "NONE",
     "lightrag_keywords": '{"high_level_keywords": [], "low_level_keywords": []}',
     "answer": "An answer from the context.",
@@ -175,4 +172,18 @@ def keyword_json(ll: list[str], hl: list[str], query: str | None = None) -> str:
     answer: dict[str, Any] = {"low_level_keywords": ll, "high_level_keywords": hl}
     if query is not None:
         answer["query"] = query
+    return json.dumps(answer)
+
+
+def reference_json(
+    decision: str, name: str = "", query: str = "", ll: list[str] | None = None, hl: list[str] | None = None
+) -> str:
+    """The reference check's one JSON answer: the decision, the name, the restatement and, given, the keywords."""
+    import json
+
+    answer: dict[str, Any] = {"decision": decision, "name": name, "query": query}
+    if ll is not None:
+        answer["low_level_keywords"] = ll
+    if hl is not None:
+        answer["high_level_keywords"] = hl
     return json.dumps(answer)

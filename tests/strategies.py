@@ -84,15 +84,36 @@ def keyword_json(draw) -> str:
     return wrap.replace("{}", text)
 
 
+@st.composite
+def reference_json(draw) -> str:
+    """JSON the reference check might return: a decision, a name, a restatement and keywords, well-formed or odd."""
+    obj = {}
+    if draw(st.integers(0, 9)):  # mostly with a decision, as the schema asks
+        obj["decision"] = draw(st.one_of(st.sampled_from(["RESOLVE", "KEEP", "AMBIGUOUS", "resolve", "Keep"]), any_json_value))
+    for key, value in (
+        ("name", st.one_of(phrase, st.sampled_from(["", "1", "2", "Vitalis"]), any_json_value)),
+        ("query", st.one_of(phrase, scaffold_text, st.text(max_size=60), any_json_value)),
+        ("low_level_keywords", keyword_field),
+        ("high_level_keywords", keyword_field),
+    ):
+        if draw(st.booleans()):
+            obj[key] = draw(value)
+    text = json.dumps(obj, ensure_ascii=draw(st.booleans()))
+    wrap = draw(st.sampled_from(["{}", "```json\n{}\n```", "```{}```", " {}\n"]))
+    return wrap.replace("{}", text)
+
+
 model_output = st.one_of(
     st.text(max_size=200),
     keyword_json(),
+    reference_json(),
     phrase,
     scaffold_text,
     st.sampled_from(["NONE", "none", "", "   ", "KEEP", "AMBIGUOUS", "RESOLVE:", "RESOLVE: Vitalis", "null", "{}", "[]"]),
     st.builds(lambda name, gloss: f"RESOLVE: {name}{gloss}", phrase, st.sampled_from(["", " - the message is about it", " (product)", "."])),
 )
-"""Anything a model may answer any resolver prompt: free text, keyword JSON, decisions, scaffold, NONE."""
+"""Anything a model may answer any resolver prompt: free text, keyword JSON, the check's JSON, decisions, scaffold,
+NONE."""
 
 roles = st.sampled_from(["user", "assistant"])
 """A chat message's author, as LightRAG's ``conversation_history`` writes it."""
@@ -172,9 +193,21 @@ hostile_text = st.one_of(
 
 @st.composite
 def hostile_model_output(draw) -> str:
-    """What a scripted fake model may answer: hostile text as a rewrite, as keywords, or as a reference name."""
+    """What a scripted fake model may answer: hostile text as a rewrite, as keywords, as a reference name, or in
+    the check's JSON answer (its name, restatement and keywords)."""
     value = draw(hostile_text)
-    form = draw(st.sampled_from(["raw", "keywords", "csv", "resolve", "line"]))
+    form = draw(st.sampled_from(["raw", "keywords", "csv", "resolve", "line", "check"]))
+    if form == "check":  # the reference check's JSON: hostile text as its name, restatement and keywords
+        ll = draw(st.lists(st.one_of(hostile_text, phrase), min_size=1, max_size=3))
+        hl = draw(st.lists(st.one_of(hostile_text, phrase), min_size=1, max_size=3))
+        answer = {
+            "decision": draw(st.sampled_from(["RESOLVE", "KEEP", "AMBIGUOUS"])),
+            "name": value,
+            "query": f"{draw(phrase)} {value}",
+            "low_level_keywords": ll,
+            "high_level_keywords": hl,
+        }
+        return json.dumps(answer, ensure_ascii=draw(st.booleans()))
     if form == "keywords":
         ll = draw(st.lists(hostile_text, min_size=1, max_size=3))
         hl = draw(st.lists(hostile_text, min_size=1, max_size=3))
@@ -206,6 +239,14 @@ def hostile_turns(draw) -> tuple[str, list[str], str, str]:
         st.one_of(
             hostile_model_output(),
             echoed.map(lambda word: f"RESOLVE: {word}"),  # a name the history holds, invisible characters and all
+            # the check's JSON answer whose restatement and keywords echo the history, so they pass its grounding
+            st.builds(
+                lambda decision, word, query: json.dumps(
+                    {"decision": decision, "name": word, "query": f"{query} {word}",
+                     "low_level_keywords": [word, query], "high_level_keywords": [word]}
+                ),
+                st.sampled_from(["RESOLVE", "KEEP", "AMBIGUOUS"]), echoed, st.one_of(phrase, hostile_text),
+            ),
             st.sampled_from(TERMINAL_ESCAPES).map(lambda esc: f"{esc}RESOLVE: {words[0] if words else 'x'}"),
         )
     )

@@ -117,7 +117,7 @@ def test_an_untouched_turn_falls_back_to_the_visitors_words(turn, reason):
 @given(
     dialogue_turns(),
     failing_model_replies,
-    st.sampled_from(["keywords", "text", "reference", "restatement", "standalone"]),
+    st.sampled_from(["keywords", "text", "reference"]),
     st.booleans(),
 )
 def test_a_fallback_reason_is_the_visitors_words_unchanged_on_every_path(turn, reply, failing_role, every_turn):
@@ -126,7 +126,7 @@ def test_a_fallback_reason_is_the_visitors_words_unchanged_on_every_path(turn, r
     One role answers ``reply`` (odd text, the check's format, hostile text or an error); the others answer
     with the same, so each path meets it. A carried short reply keeps its question with ``carry_reason`` instead.
     """
-    replies = {role: reply for role in ("keywords", "text", "reference", "restatement", "standalone")}
+    replies = {role: reply for role in ("keywords", "text", "reference")}
     replies[failing_role] = RuntimeError("model down")
     resolver = tuned(
         resolve_unprompted_replies=every_turn,

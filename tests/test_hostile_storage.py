@@ -26,7 +26,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from lightrag import LightRAG, QueryParam
 
-from fakes import ScriptedLLM, keyword_json
+from fakes import ScriptedLLM, keyword_json, reference_json
 from lightrag_resolve import ResolverConfig, ResolvingLightRAG
 from lightrag_resolve._clean_text import normalize_for_compare
 from lightrag_resolve._enforce import contains_phrase
@@ -136,7 +136,20 @@ hostile_reply = st.one_of(
 )
 """What a hostile model answers one resolver role: hostile text, a planted name, an exception or no text."""
 
-ROLES = ("keywords", "text", "reference", "restatement", "standalone")
+ROLES = ("keywords", "text", "reference")
+
+
+def check_answers(decisions: list[str], names: list[str], queries: Any) -> Any:
+    """The check's one JSON answer (contract §5.3): a decision, a name, a restatement (the standalone question too)
+    and keywords, any of which may bring the planted name."""
+    return st.builds(
+        lambda decision, name, query, ll, hl: reference_json(decision, name, query, ll=ll, hl=hl),
+        st.sampled_from(decisions),
+        st.sampled_from(names),
+        queries,
+        st.sampled_from([["Pulse POS", "shops"], [CANARY, "shops"], [f"l'{CANARY}"]]),
+        st.sampled_from([["retail"], [CANARY]]),
+    )
 
 
 @dataclass(frozen=True)
@@ -170,8 +183,10 @@ SCENARIOS = {
         history=HISTORY,
         queries=[ASK, "How much does it cost?"],
         leading={
-            "reference": st.sampled_from([f"RESOLVE: {CANARY}", "RESOLVE: Pulse POS"]),
-            "standalone": planted_rewrite,
+            "reference": st.one_of(
+                st.sampled_from([f"RESOLVE: {CANARY}", "RESOLVE: Pulse POS"]),
+                check_answers(["RESOLVE"], [CANARY, "Pulse POS"], planted_rewrite),
+            ),
         },
     ),
     "two candidates": Scenario(
@@ -181,9 +196,14 @@ SCENARIOS = {
         ],
         queries=["Which shops in Lyon already use it?", "Combien coûte-t-il pour une boutique ?"],
         leading={
-            "reference": st.sampled_from(["AMBIGUOUS", "RESOLVE: Orbit CRM", "RESOLVE: 2"]),
-            "restatement": st.one_of(planted_rewrite, st.just("Lyon shops using Orbit CRM")),
-            "standalone": planted_rewrite,
+            "reference": st.one_of(
+                st.sampled_from(["AMBIGUOUS", "RESOLVE: Orbit CRM", "RESOLVE: 2"]),
+                check_answers(
+                    ["AMBIGUOUS", "RESOLVE", "KEEP"],
+                    ["", "Orbit CRM", "2"],
+                    st.one_of(planted_rewrite, st.just("Lyon shops using Orbit CRM")),
+                ),
+            ),
         },
     ),
     "long name": Scenario(
@@ -193,9 +213,16 @@ SCENARIOS = {
         ],
         queries=["Which shops already use it?"],
         leading={
-            "reference": st.sampled_from(["AMBIGUOUS", f"RESOLVE: {LONG_NAME}"]),
-            "restatement": st.sampled_from([f"{LONG_NAME} shops", f"shops using {LONG_NAME}"]),
-            "standalone": st.just(f"Which shops use {LONG_NAME}?"),
+            "reference": st.one_of(
+                st.sampled_from(["AMBIGUOUS", f"RESOLVE: {LONG_NAME}"]),
+                check_answers(
+                    ["AMBIGUOUS", "RESOLVE"],
+                    ["", LONG_NAME],
+                    st.sampled_from(
+                        [f"{LONG_NAME} shops", f"shops using {LONG_NAME}", f"Which shops use {LONG_NAME}?"]
+                    ),
+                ),
+            ),
         },
     ),
     "long earlier message": Scenario(
@@ -204,11 +231,17 @@ SCENARIOS = {
             {"role": "assistant", "content": "Magazio keeps stock in sync for shops."},
         ],
         queries=["Which shops already use it?"],
-        leading={"reference": st.sampled_from(["AMBIGUOUS", "RESOLVE: Magazio"]), "restatement": planted_rewrite},
+        leading={
+            "reference": st.one_of(
+                st.sampled_from(["AMBIGUOUS", "RESOLVE: Magazio"]),
+                check_answers(["AMBIGUOUS", "RESOLVE"], ["", "Magazio"], planted_rewrite),
+            ),
+        },
     ),
 }
-"""The paths of issue 31: a picked option, an accepted offer, the one-candidate rule, the check and its
-restatement and question, a candidate the check refuses as too long, and a window longer than the lookup's cap."""
+"""The paths of issue 31: a picked option, an accepted offer, the one-candidate rule, the check and the
+restatement, question and keywords of its one answer (issue 29), a candidate the check refuses as too long, and a
+window longer than the lookup's cap."""
 
 
 @dataclass
@@ -265,14 +298,14 @@ def hostile_cases(draw: Any) -> dict[str, Any]:
 
 @dataclass
 class Retrievals:
-    """Every text and keyword list LightRAG's own ``aquery_data`` was called with (a spy on the real method)."""
+    """Every text and keyword lists LightRAG's own ``aquery_data`` was called with (a spy on the real method)."""
 
-    seen: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)
+    seen: list[tuple[str, tuple[str, ...], tuple[str, ...]]] = field(default_factory=list)
 
     def wrap(self, original: Any) -> Any:
         @functools.wraps(original)
         async def spy(rag: Any, query: str, query_param: QueryParam = QueryParam()) -> Any:
-            self.seen.append((query, (*query_param.ll_keywords, *query_param.hl_keywords)))
+            self.seen.append((query, tuple(query_param.ll_keywords), tuple(query_param.hl_keywords)))
             return await original(rag, query, query_param)
 
         return spy
@@ -364,9 +397,9 @@ def test_fuzz_a_hostile_model_and_storage_never_break_the_query(fuzzed, monkeypa
     if calls:
         loop.run_until_complete(asyncio.wait(calls, timeout=5))
     visitor = normalize_for_compare(query)
-    for text, keywords in retrievals.seen:
+    for text, ll, hl in retrievals.seen:
         assert visitor in normalize_for_compare(text), (text, query)  # the visitor's words are never lost
-        assert invisible_free(text) and all(invisible_free(keyword) for keyword in keywords)
+        assert invisible_free(text) and all(invisible_free(keyword) for keyword in (*ll, *hl))
     if resolved is None:
         return
     resolution = resolved.resolution
@@ -374,8 +407,10 @@ def test_fuzz_a_hostile_model_and_storage_never_break_the_query(fuzzed, monkeypa
     assert_safe_resolution(resolution)
     # What the contract holds to the conversation never carries the planted name: candidates and graph-known
     # names (§5.4), grounded low-level keywords (§5.2), the check's name, the restatement and the question
-    # (§5.3, §5.9, §5.10), and so every text and keyword a reference retrieves with. A short reply's meaning
-    # is the model's own words, held to the rewrite checks of §5.1 only, and is not asserted here.
+    # (§5.3, §5.9, §5.10), and so every text and low-level keyword a reference retrieves with. A short reply's
+    # meaning is the model's own words, held to the rewrite checks of §5.1 only, and high-level keywords are
+    # themes, not held to the conversation (§5.2; in graph modes the check's answer gives them, issue 29): neither
+    # is asserted here.
     held = [
         *resolution.candidates,
         *resolution.ll_keywords,
@@ -384,9 +419,9 @@ def test_fuzz_a_hostile_model_and_storage_never_break_the_query(fuzzed, monkeypa
         resolution.standalone_question or "",
     ]
     if resolution.path == "reference":
-        held += [part for text, keywords in retrievals.seen for part in (text, *keywords)]
+        held += [part for text, ll, _ in retrievals.seen for part in (text, *ll)]
     assert not [part for part in held if CANARY.casefold() in normalize_for_compare(part)], held
     # Every name that reaches retrieval obeys the check's rules (§5.3): none longer than its word cap.
-    retrieved = [text for text, _ in retrievals.seen]
+    retrieved = [text for text, _, _ in retrievals.seen]
     brought = {name for name in resolution.candidates for text in retrieved if contains_phrase(text, name)}
     assert all(len(name.split()) <= 6 for name in brought - {n for n in brought if contains_phrase(query, n)})

@@ -17,15 +17,26 @@ import pytest
 BENCHMARK = Path(__file__).resolve().parents[1] / "benchmarks" / "latency.py"
 
 TURN_CLASSES = ("first turn", "short reply", "stands alone", "KEEP", "AMBIGUOUS", "RESOLVE")
+MODES = ("mix", "naive")
+SYSTEMS = ("plain", "library", "serial")
 
 # LLM calls one turn starts with retrieval only (aquery_data); aquery adds the answer call.
 DESIGNED_CALLS = {
-    "plain": {"first turn": 1, "short reply": 1, "stands alone": 1, "KEEP": 1, "AMBIGUOUS": 1, "RESOLVE": 1},
-    # the resolver replaces LightRAG's keyword call; the check runs beside it, except on a follow-up that
-    # points at nothing; RESOLVE reuses its keywords; AMBIGUOUS is restated, then reuses them too
-    "library": {"first turn": 1, "short reply": 1, "stands alone": 1, "KEEP": 2, "AMBIGUOUS": 3, "RESOLVE": 2},
-    # one rewrite before every follow-up of at most 12 words
-    "serial": {"first turn": 1, "short reply": 2, "stands alone": 2, "KEEP": 2, "AMBIGUOUS": 2, "RESOLVE": 2},
+    "mix": {
+        "plain": {"first turn": 1, "short reply": 1, "stands alone": 1, "KEEP": 1, "AMBIGUOUS": 1, "RESOLVE": 1},
+        # the resolver's call replaces LightRAG's keyword call; so does the check's one call, whose answer
+        # holds the keywords, on a follow-up that points back
+        "library": {"first turn": 1, "short reply": 1, "stands alone": 1, "KEEP": 1, "AMBIGUOUS": 1, "RESOLVE": 1},
+        # one rewrite before every follow-up of at most 12 words
+        "serial": {"first turn": 1, "short reply": 2, "stands alone": 2, "KEEP": 2, "AMBIGUOUS": 2, "RESOLVE": 2},
+    },
+    "naive": {
+        # LightRAG's naive search asks no model before it searches
+        "plain": {"first turn": 0, "short reply": 0, "stands alone": 0, "KEEP": 0, "AMBIGUOUS": 0, "RESOLVE": 0},
+        # a short reply's text call; the check beside the speculative search on a follow-up that points back
+        "library": {"first turn": 0, "short reply": 1, "stands alone": 0, "KEEP": 1, "AMBIGUOUS": 1, "RESOLVE": 1},
+        "serial": {"first turn": 0, "short reply": 1, "stands alone": 1, "KEEP": 1, "AMBIGUOUS": 1, "RESOLVE": 1},
+    },
 }
 
 
@@ -64,12 +75,12 @@ def printed(latency):
     return code, out.getvalue()
 
 
-def _rows(text: str) -> dict[tuple[str, str, str], list[str]]:
+def _rows(text: str) -> dict[tuple[str, str, str, str], list[str]]:
     rows = {}
     for line in text.splitlines():
         cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
-        if line.startswith("| aquery") and len(cells) == 12:  # the table of every cell
-            rows[(cells[0], cells[1], cells[2])] = cells
+        if cells[0] in MODES and len(cells) == 13:  # the table of every cell
+            rows[(cells[0], cells[1], cells[2], cells[3])] = cells
     return rows
 
 
@@ -85,11 +96,15 @@ def test_the_header_names_the_llm_as_simulated(printed):
     assert "not a real model" in text
 
 
-def test_the_table_has_a_row_per_api_turn_class_and_system(printed):
+def test_the_table_has_a_row_per_mode_api_turn_class_and_system(printed):
     _, text = printed
     rows = _rows(text)
     expected = {
-        (api, turn, system) for api in ("aquery", "aquery_data") for turn in TURN_CLASSES for system in DESIGNED_CALLS
+        (mode, api, turn, system)
+        for mode in MODES
+        for api in ("aquery", "aquery_data")
+        for turn in TURN_CLASSES
+        for system in SYSTEMS
     }
     assert set(rows) == expected
 
@@ -97,17 +112,39 @@ def test_the_table_has_a_row_per_api_turn_class_and_system(printed):
 def test_llm_calls_per_turn_class_are_as_designed(printed):
     _, text = printed
     rows = _rows(text)
-    for (api, turn, system), cells in rows.items():
-        designed = DESIGNED_CALLS[system][turn] + (1 if api == "aquery" else 0)
-        assert int(cells[7]) == designed, (api, turn, system, cells)
+    for (mode, api, turn, system), cells in rows.items():
+        designed = DESIGNED_CALLS[mode][system][turn] + (1 if api == "aquery" else 0)
+        assert int(cells[8]) == designed, (mode, api, turn, system, cells)
 
 
-def test_resolve_writes_one_answer_and_keep_retrieves_once(printed):
+def test_a_checked_follow_up_costs_the_one_check_call_and_one_answer(printed):
     _, text = printed
     rows = _rows(text)
-    assert "answer 1" in rows[("aquery", "RESOLVE", "library")][11]
-    assert "answer 1" in rows[("aquery", "AMBIGUOUS", "library")][11]
-    for api in ("aquery", "aquery_data"):
-        assert rows[(api, "KEEP", "library")][9] == "1"
-        assert "restatement 1" in rows[(api, "AMBIGUOUS", "library")][11]
-    assert "lightrag_keywords" not in rows[("aquery_data", "short reply", "library")][11]
+    for mode in MODES:
+        for turn in ("KEEP", "AMBIGUOUS", "RESOLVE"):
+            assert "answer 1" in rows[(mode, "aquery", turn, "library")][12]
+            for api in ("aquery", "aquery_data"):
+                roles = rows[(mode, api, turn, "library")][12]
+                assert "reference 1" in roles
+                assert "lightrag_keywords" not in roles  # in mix, the check's keywords replace LightRAG's
+        for api in ("aquery", "aquery_data"):
+            assert rows[(mode, api, "KEEP", "library")][10] == "1"
+            assert rows[(mode, api, "AMBIGUOUS", "library")][10] == ("1" if mode == "mix" else "2")
+    assert "lightrag_keywords" not in rows[("mix", "aquery_data", "short reply", "library")][12]
+
+
+def test_the_targets_of_issue_29_are_printed_with_a_verdict_per_cell(printed):
+    _, text = printed
+    assert "## Issue 29's targets" in text
+    for mode in MODES:
+        for api in ("aquery", "aquery_data"):
+            assert f"- {mode} · {api}: every class ≤ 1.05× plain:" in text
+    assert "the check's prompt" in text  # its tokens against LightRAG's extraction prompt
+
+
+def test_modes_are_chosen_on_the_command_line(latency):
+    assert latency.parse_args(["--modes", "naive"]).modes == ("naive",)
+    assert latency.parse_args([]).modes == ("mix", "naive")
+    assert latency.parse_args(["--local"]).modes == ("mix",)
+    with pytest.raises(SystemExit):
+        latency.parse_args(["--modes", "global"])

@@ -23,7 +23,7 @@ from lightrag_resolve._model_call import (
 )
 
 PROMPT = Prompt(system="s", user="u")
-ROLES = ("keywords", "text", "reference", "restatement", "standalone")
+ROLES = ("keywords", "text", "reference")
 SCHEMA = {"type": "object", "properties": {"query": {"type": "string"}}}
 SANTE = Turn(
     query="Santé",
@@ -124,10 +124,10 @@ async def test_concurrent_calls_each_see_their_own_role():
 
 async def test_the_role_is_gone_after_a_call_that_failed():
     async def fake_failing_model(prompt: str, **kwargs) -> str:
-        assert asking_role() == "standalone"
+        assert asking_role() == "reference"
         raise RuntimeError("down")
 
-    reply = await ask_model(fake_failing_model, PROMPT, role="standalone", timeout=1.0)
+    reply = await ask_model(fake_failing_model, PROMPT, role="reference", timeout=1.0)
     assert reply.failure == "llm_error" and asking_role() is None
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from fakes import ScriptedLLM, keyword_json
 from lightrag_resolve import Message, Resolver, ResolverConfig, Turn
 from lightrag_resolve._prompts import KEYWORD_MAX_TOKENS, REFERENCE_MAX_TOKENS
@@ -48,14 +50,18 @@ def test_a_one_line_text_call_stops_at_the_line_end():
     assert resolution.fallback_reason is None
 
 
-def test_the_reference_check_stops_at_the_line_end_only_without_a_schema():
+@pytest.mark.parametrize(
+    ("mode", "budget"), [("naive", REFERENCE_MAX_TOKENS), ("mix", REFERENCE_MAX_TOKENS + KEYWORD_MAX_TOKENS)]
+)
+def test_the_reference_check_gets_its_budget_and_no_stop_since_it_answers_json(mode, budget):
     query = "Est-ce qu'il marche hors ligne le week-end ?"
-    schema = _marked_llm(reference='{"decision": "KEEP", "name": ""}')
-    asyncio.run(Resolver().resolve(_turn(query), llm=schema))
-    assert schema.calls[0].kwargs["max_tokens"] == REFERENCE_MAX_TOKENS and "stop" not in schema.calls[0].kwargs
+    schema = _marked_llm(reference='{"decision": "KEEP", "name": "", "query": ""}')
+    asyncio.run(Resolver().resolve(_turn(query, mode=mode), llm=schema))
+    assert schema.calls[0].kwargs["max_tokens"] == budget and "stop" not in schema.calls[0].kwargs
+    assert schema.calls[0].kwargs["response_format"]["type"] == "json_schema"
     plain = _marked_llm(reference="KEEP")
-    asyncio.run(Resolver(ResolverConfig(structured_output="off")).resolve(_turn(query), llm=plain))
-    assert plain.calls[0].kwargs == {"max_tokens": REFERENCE_MAX_TOKENS, "stop": ["\n"]}
+    asyncio.run(Resolver(ResolverConfig(structured_output="off")).resolve(_turn(query, mode=mode), llm=plain))
+    assert plain.calls[0].kwargs == {"max_tokens": budget}  # a JSON answer may break its lines
 
 
 def test_an_unmarked_function_gets_no_bounds():

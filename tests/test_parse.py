@@ -29,6 +29,52 @@ def test_reference_answers():
         assert parse_reference_answer(unreadable) is None, unreadable
 
 
+def test_a_one_line_reference_answer_has_no_restatement_and_no_keywords():
+    for line in ("RESOLVE: Pulse POS", "KEEP", "AMBIGUOUS"):
+        answer = parse_reference_answer(line)
+        assert (answer.restatement_raw, answer.ll_raw, answer.hl_raw) == (None, None, None)
+
+
+def test_the_checks_json_answer_carries_its_restatement_and_keywords_as_the_model_gave_them():
+    answer = parse_reference_answer(
+        '{"decision": "AMBIGUOUS", "name": "", "query": "Lyon shops using Pulse POS or Orbit CRM",'
+        ' "low_level_keywords": ["Lyon", 7], "high_level_keywords": "retail adoption"}'
+    )
+    assert answer == ReferenceAnswer(
+        decision="ambiguous",
+        restatement_raw="Lyon shops using Pulse POS or Orbit CRM",
+        ll_raw=["Lyon", 7],  # cleaned later, by the keyword checks
+        hl_raw="retail adoption",
+    )
+    resolve = parse_reference_answer('{"decision": "resolve", "name": "Pulse POS", "query": ""}')
+    assert resolve == ReferenceAnswer(decision="resolve", name="Pulse POS", restatement_raw="")
+    short = parse_reference_answer('{"decision": "KEEP", "ll_keywords": ["bureaux"], "hl_keywords": ["implantations"]}')
+    assert (short.decision, short.ll_raw, short.hl_raw) == ("keep", ["bureaux"], ["implantations"])
+
+
+def test_the_checks_json_answer_is_read_inside_a_code_fence():
+    for fenced in (
+        '```json\n{"decision": "RESOLVE", "name": "Pulse POS", "query": "Lyon shops using Pulse POS"}\n```',
+        '```\n{"decision": "RESOLVE", "name": "Pulse POS", "query": "Lyon shops using Pulse POS"}\n```',
+        '  ```JSON {"decision": "RESOLVE", "name": "Pulse POS", "query": "Lyon shops using Pulse POS"}```',
+    ):
+        assert parse_reference_answer(fenced) == ReferenceAnswer(
+            decision="resolve", name="Pulse POS", restatement_raw="Lyon shops using Pulse POS"
+        ), fenced
+
+
+def test_a_json_answer_without_a_readable_decision_or_a_resolve_without_a_name_is_unreadable():
+    for unreadable in (
+        '{"name": "Pulse POS", "query": "Lyon shops"}',
+        '{"decision": 1, "name": "Pulse POS"}',
+        '{"decision": "MAYBE", "name": "Pulse POS"}',
+        '{"decision": "RESOLVE", "name": "", "query": "Lyon shops using Pulse POS"}',
+        '{"decision": "RESOLVE", "name": ["Pulse POS"]}',
+        '```json\n{"decision": "RESOLVE", "name": "Pulse POS"',  # cut off by the token budget
+    ):
+        assert parse_reference_answer(unreadable) is None, unreadable
+
+
 @given(model_output)
 def test_parsers_never_raise_on_any_text(output):
     keyword = parse_keyword_answer(output)

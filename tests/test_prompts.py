@@ -6,7 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from lightrag_resolve import Message, Resolver, Turn
+from lightrag_resolve import Message, Resolver, ResolverConfig, Turn
+from lightrag_resolve._parse import ReferenceAnswer, parse_reference_answer
 from lightrag_resolve._prompts import (
     KEYWORD_MAX_TOKENS,
     ONE_LINE,
@@ -15,11 +16,11 @@ from lightrag_resolve._prompts import (
     keyword_schema,
     reference_prompt,
     reference_schema,
-    restatement_prompt,
     text_max_tokens,
     text_prompt,
 )
 from strategies import company_names, keyword_caps, plain_or_hostile_text, queries
+from tuned import tuned
 
 SHOPS = (
     Message(role="user", content="What do you sell to shops?"),
@@ -42,13 +43,16 @@ def _turn(query: str, mode: str = "mix", history: tuple[Message, ...] = SHOPS, c
     return Turn(query=query, history=history, mode=mode, company_name=company)
 
 
+GRAPH_MODES = ("local", "global", "hybrid", "mix")
+
+
 def every_prompt(turn: Turn):
-    """Each builder's prompt for ``turn``, at the default bounds."""
+    """Each builder's prompt for ``turn``, at the default bounds: the check's with and without its keywords."""
     return (
         keyword_prompt(turn, max_ll=5, max_hl=3),
         text_prompt(turn, max_words=8),
-        restatement_prompt(turn, max_words=8),
-        reference_prompt(turn),
+        reference_prompt(turn, max_words=8),
+        reference_prompt(turn, max_words=8, keywords=(5, 3)),
     )
 
 
@@ -66,16 +70,26 @@ def test_the_prompts_carry_their_bounds():
     assert resolver.keyword_prompt(_turn("Santé")).stop == ()
     text = resolver.text_prompt(_turn("Santé", mode="naive"))
     assert (text.max_tokens, text.stop) == (text_max_tokens(8), ONE_LINE) == (32, ("\n",))
-    reference = resolver.reference_prompt(_turn("Est-ce disponible le week-end ?"))
-    assert (reference.max_tokens, reference.stop) == (REFERENCE_MAX_TOKENS, ("\n",))
+    # The check answers JSON, which may break its lines; in graph modes its keywords get a keyword answer's budget.
+    naive = resolver.reference_prompt(_turn("Est-ce disponible le week-end ?", mode="naive"))
+    assert (naive.max_tokens, naive.stop) == (REFERENCE_MAX_TOKENS, ()) == (64, ())
+    graph = resolver.reference_prompt(_turn("Est-ce disponible le week-end ?", mode="mix"))
+    assert (graph.max_tokens, graph.stop) == (REFERENCE_MAX_TOKENS + KEYWORD_MAX_TOKENS, ())
 
 
 @pytest.mark.parametrize("words", [1, 4, 8, 30])
 def test_a_rewrite_asks_for_its_words_and_gets_three_tokens_a_word_and_a_margin(words):
-    for prompt in (text_prompt(_turn("Santé"), max_words=words), restatement_prompt(_turn("Which?"), max_words=words)):
-        assert f"at most {words} words" in prompt.system
-        assert prompt.max_tokens == text_max_tokens(words) == 3 * words + 8
-        assert prompt.stop == ONE_LINE
+    prompt = text_prompt(_turn("Santé"), max_words=words)
+    assert f"at most {words} words" in prompt.system
+    assert prompt.max_tokens == text_max_tokens(words) == 3 * words + 8
+    assert prompt.stop == ONE_LINE
+
+
+@pytest.mark.parametrize("words", [1, 4, 8, 30])
+def test_the_checks_restatement_asks_for_the_words_the_resolver_is_configured_with(words):
+    assert f"a search query of at most {words} words" in reference_prompt(_turn("Which?"), max_words=words).system
+    resolver = Resolver(ResolverConfig(max_query_words=words))
+    assert f"a search query of at most {words} words" in resolver.reference_prompt(_turn("Which?")).system
 
 
 def test_the_keyword_prompt_asks_for_its_caps_as_json():
@@ -98,7 +112,8 @@ def test_a_short_reply_is_shown_after_the_window_and_the_numbered_names():
 
 
 def test_a_follow_up_is_shown_as_a_message():
-    for prompt in (reference_prompt(_turn("Is it free?")), restatement_prompt(_turn("Is it free?"), max_words=8)):
+    for mode in ("naive", "mix"):
+        prompt = Resolver().reference_prompt(_turn("Is it free?", mode=mode))
         assert prompt.user.splitlines() == [*WINDOW_LINES, "Message: Is it free?"]
 
 
@@ -126,14 +141,52 @@ def test_the_company_is_named_only_when_configured():
 
 
 def test_each_prompt_asks_for_its_own_answer():
-    keyword, text, restatement, reference = every_prompt(_turn("Is it free?"))
+    keyword, text, reference, with_keywords = every_prompt(_turn("Is it free?"))
     assert keyword.system.startswith("You help a search engine understand a short reply")
     assert text.system.startswith("You help a search engine understand a short reply") and "JSON" not in text.system
-    assert restatement.system.startswith("You help a search engine understand a follow-up message")
-    assert reference.system.startswith("You check whether a chat message")
-    for decision in ("RESOLVE: <name>", "KEEP", "AMBIGUOUS"):
-        assert decision in reference.system
-    assert all("NONE" in prompt.system for prompt in (keyword, text, restatement))
+    for check in (reference, with_keywords):
+        assert check.system.startswith("You check whether a chat message")
+        for decision in ("RESOLVE: <name>", "KEEP", "AMBIGUOUS"):
+            assert decision in check.system
+    assert reference.system.endswith("Answer with JSON: decision, name, query.")
+    assert with_keywords.system.endswith(
+        "Answer with JSON: decision, name, query, low_level_keywords, high_level_keywords."
+    )
+    assert all("NONE" in prompt.system for prompt in (keyword, text))
+
+
+# ---- what the check's one answer holds ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("mode", ["naive", *GRAPH_MODES])
+def test_the_check_asks_for_keywords_only_in_graph_modes_with_the_configured_caps(mode):
+    resolver = Resolver(ResolverConfig(max_ll_keywords=4, max_hl_keywords=2))
+    system = resolver.reference_prompt(_turn("Is it free?", mode=mode)).system
+    if mode == "naive":  # LightRAG's naive search extracts no keywords: nothing to replace
+        assert "keywords" not in system
+    else:
+        assert '"low_level_keywords": at most 4' in system and '"high_level_keywords": at most 2' in system
+
+
+def test_the_check_always_asks_for_the_query_except_for_keep_whatever_the_tuning():
+    plain = Resolver().reference_prompt(_turn("Is it free?")).system
+    assert 'also give "query": the message as a search query' in plain and '("" for KEEP)' in plain
+    # One prompt serves the restatement (§5.9) and the standalone question (§5.10): the switch changes nothing.
+    assert tuned(fuse_standalone_question=True).reference_prompt(_turn("Is it free?")).system == plain
+
+
+@pytest.mark.parametrize("keywords", [None, (5, 3)])
+def test_the_decision_is_asked_first_as_a_line_and_what_the_search_needs_after_it_in_words_only(keywords):
+    system = reference_prompt(_turn("Is it free?"), max_words=8, keywords=keywords).system
+    decision, _, search = system.partition('Then, for a search engine, also give "query"')
+    assert search and "RESOLVE: <name>" in decision and "keywords" not in decision
+    examples = [line.split(" -> ", 1)[1] for line in decision.splitlines() if " -> " in line]
+    assert [parse_reference_answer(example) for example in examples] == [
+        ReferenceAnswer(decision="resolve", name="Orbit CRM"),
+        ReferenceAnswer(decision="keep"),
+        ReferenceAnswer(decision="ambiguous"),
+    ]
+    assert "[" not in system and "{" not in system  # no example keywords: the model copied them into its answers
 
 
 @given(
@@ -154,8 +207,8 @@ def test_the_instructions_depend_only_on_the_company_and_the_bounds_never_on_the
 @given(st.lists(plain_or_hostile_text, max_size=3), plain_or_hostile_text)
 def test_every_user_prompt_shows_the_window_as_the_model_sees_it_and_ends_with_the_message_on_one_line(texts, query):
     turn = window_turn(texts, query)
-    keyword, text, restatement, reference = every_prompt(turn)
-    for prompt, label in ((keyword, "Reply"), (text, "Reply"), (restatement, "Message"), (reference, "Message")):
+    keyword, text, reference, with_keywords = every_prompt(turn)
+    for prompt, label in ((keyword, "Reply"), (text, "Reply"), (reference, "Message"), (with_keywords, "Message")):
         assert prompt.user.startswith(f"Conversation:\n{turn.history_text}")
         assert prompt.user.endswith(f"\n\n{label}: {turn.prompt_query}")
 
@@ -174,12 +227,35 @@ def test_the_keyword_schema_caps_each_list_as_asked(max_ll, max_hl):
         assert properties[name] == {"type": "array", "items": {"type": "string", "maxLength": 60}, "maxItems": cap}
 
 
-def test_the_reference_schema_allows_a_decision_and_only_a_candidate_or_no_name():
+def test_the_reference_schema_allows_a_decision_only_a_candidate_or_no_name_and_a_query():
     schema = reference_schema(_turn("Is it free?"))
-    assert schema["required"] == ["decision", "name"]
+    assert schema["required"] == ["decision", "name", "query"] == list(schema["properties"])
     assert schema["properties"]["decision"] == {"type": "string", "enum": ["RESOLVE", "KEEP", "AMBIGUOUS"]}
     assert schema["properties"]["name"] == {"type": "string", "enum": ["Pulse POS", "Orbit CRM", ""]}
+    assert schema["properties"]["query"] == {"type": "string", "maxLength": 120}
     assert reference_schema(_turn("Is it free?", history=SHOPS[:1]))["properties"]["name"]["enum"] == [""]
+
+
+@given(keyword_caps, keyword_caps)
+def test_the_reference_schema_asks_for_the_keyword_answers_lists_when_given_caps(max_ll, max_hl):
+    schema = reference_schema(_turn("Is it free?"), keywords=(max_ll, max_hl))
+    lists = ["low_level_keywords", "high_level_keywords"]
+    assert schema["required"] == ["decision", "name", "query", *lists] == list(schema["properties"])
+    words = keyword_schema(max_ll=max_ll, max_hl=max_hl)["properties"]
+    assert all(schema["properties"][name] == words[name] for name in lists)
+
+
+@pytest.mark.parametrize("mode", ["naive", *GRAPH_MODES])
+def test_the_resolvers_reference_schema_has_keyword_fields_only_in_graph_modes(mode):
+    schema = Resolver(ResolverConfig(max_ll_keywords=4, max_hl_keywords=2)).reference_schema(
+        _turn("Is it free?", mode=mode)
+    )
+    if mode == "naive":
+        assert list(schema["properties"]) == ["decision", "name", "query"]
+    else:
+        assert schema == reference_schema(_turn("Is it free?", mode=mode), keywords=(4, 2))
+        assert schema["properties"]["low_level_keywords"]["maxItems"] == 4
+        assert schema["properties"]["high_level_keywords"]["maxItems"] == 2
 
 
 @given(st.lists(plain_or_hostile_text, max_size=3), company_names)

@@ -1,4 +1,4 @@
-"""contract §5.3 and §7 on a real LightRAG: the reference check beside a speculative search."""
+"""contract §5.3 and §7 on a real LightRAG: the reference check, first in graph modes, beside a search in naive."""
 
 from __future__ import annotations
 
@@ -7,10 +7,11 @@ import copy
 import functools
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 from lightrag import LightRAG, QueryParam
 
-from fakes import ScriptedLLM, keyword_json
+from fakes import ScriptedLLM, keyword_json, reference_json
 from lightrag_resolve import ResolverConfig
 from lightrag_resolve._enforce import contains_phrase
 from strategies import model_output
@@ -70,135 +71,230 @@ class RetrievalSpy:
         return spy
 
 
-async def test_resolve_reuses_lightrags_keywords_with_the_name_and_extracts_once(make_rag, monkeypatch):
+CHECKED = tuned(company_name="Helix", check_sole_candidate=True)
+"""Pulse POS is the window's sole candidate: with this the model is asked all the same, so its answer decides."""
+GRAPH_MODES = ("local", "global", "hybrid", "mix")
+
+
+# ---- graph modes: the check first, its one call in place of LightRAG's extraction (contract §7) ------
+
+
+@pytest.mark.parametrize("mode", GRAPH_MODES)
+@pytest.mark.parametrize(
+    ("answer", "decision", "query", "ll"),
+    [
+        (reference_json("KEEP", ll=["retailers"], hl=["retail"]), "keep", ASK, ["retailers"]),
+        (reference_json("RESOLVE", "Pulse POS", ll=["retailers"], hl=["retail"]), "resolve", ENRICHED, ["Pulse POS", "retailers"]),
+        (
+            reference_json("AMBIGUOUS", query="retailers running Pulse POS", ll=["retailers"], hl=["retail"]),
+            "ambiguous",
+            ENRICHED,  # the restatement names one candidate the message lacks: it leads as a named check's would
+            ["Pulse POS", "retailers"],
+        ),
+    ],
+    ids=["KEEP", "RESOLVE", "AMBIGUOUS restated"],
+)
+async def test_a_graph_mode_follow_up_costs_exactly_one_model_call_like_plain_lightrag(
+    make_rag, monkeypatch, mode, answer, decision, query, ll
+):
     spy = RetrievalSpy(monkeypatch)
-    llm = scripted("RESOLVE: Pulse POS", delays={"reference": 0.2, "lightrag_keywords": 0.5})
-    rag = await make_rag(llm, resolver=ResolverConfig(company_name="Helix"))
-    caller = param()
+    llm = scripted(answer)
+    rag = await make_rag(llm, resolver=CHECKED)
+    caller = param(mode)
     before = copy.deepcopy(caller)
     result = await rag.aquery_data(ASK, caller)
-    assert llm.roles().count("lightrag_keywords") == 1  # the visitor's words only; none for the enriched text
-    # The speculative retrieval waits for the extraction, which the check beat: it never started.
-    assert spy.started == [ENRICHED] and spy.finished == [ENRICHED]
+    assert llm.roles() == ["reference"]  # LightRAG's keyword extraction never ran
+    assert spy.started == [query] and spy.finished == [query]  # one retrieval, after the check: none speculative
     resolution = result["metadata"]["resolution"]
-    assert resolution["decision"] == "resolve" and resolution["entity"] == "Pulse POS" and resolution["changed"]
-    # LightRAG's keywords for the visitor's words, with the name first, reached the graph search.
-    assert resolution["ll_keywords"] == ["Pulse POS", "retailers"] and resolution["hl_keywords"] == ["retail"]
-    assert result["metadata"]["keywords"] == {"low_level": ["Pulse POS", "retailers"], "high_level": ["retail"]}
-    assert "Pulse POS" in {e["entity_name"] for e in result["data"]["entities"]}
+    assert resolution["decision"] == decision and resolution["fallback_reason"] is None and resolution["changed"]
+    assert resolution["query"] == query
+    assert resolution["ll_keywords"] == ll and resolution["hl_keywords"] == ["retail"]
+    assert result["metadata"]["keywords"] == {"low_level": ll, "high_level": ["retail"]}  # what LightRAG searched with
     assert caller == before
+    plain = scripted(answer)
+    await (await make_rag(plain, cls=LightRAG)).aquery_data(ASK, param(mode))
+    assert len(plain.roles()) == len(llm.roles()) == 1  # plain LightRAG: its own extraction, one call
 
 
-async def test_a_sole_candidate_leads_with_no_check_call_and_one_extraction(make_rag, monkeypatch):
+async def test_with_the_answer_a_kept_follow_up_costs_the_check_and_the_answer_call(make_rag):
+    llm = scripted(reference_json("KEEP", ll=["retailers"], hl=["retail"]))
+    rag = await make_rag(llm, resolver=CHECKED)
+    assert await rag.aquery(ASK, param()) == "An answer from the context."
+    assert llm.roles() == ["reference", "answer"]
+
+
+async def test_a_resolved_graph_turn_finds_the_named_entity(make_rag):
+    llm = scripted(reference_json("RESOLVE", "Pulse POS", ll=["retailers"], hl=["retail"]))
+    rag = await make_rag(llm, resolver=CHECKED)
+    result = await rag.aquery_data(ASK, param())
+    assert "Pulse POS" in {entity["entity_name"] for entity in result["data"]["entities"]}
+
+
+async def test_a_sole_candidate_leads_with_no_check_call_and_lightrag_extracts_from_the_resolved_text(make_rag, monkeypatch):
     """Contract §5.3: the window names only Pulse POS, so no model is asked which name "it" means."""
     spy = RetrievalSpy(monkeypatch)
     llm = scripted("KEEP")  # never asked
     rag = await make_rag(llm, resolver=ResolverConfig(company_name="Helix"))
     result = await rag.aquery_data(ASK, param())
-    assert llm.roles() == ["lightrag_keywords"]  # LightRAG's extraction for the visitor's words, reused
+    assert llm.roles() == ["lightrag_keywords"]  # the one call: LightRAG's extraction, on the enriched text
     assert spy.started == [ENRICHED] and spy.finished == [ENRICHED]
     resolution = result["metadata"]["resolution"]
     assert resolution["entity"] == "Pulse POS" and resolution["raw_output"] is None
-    assert resolution["ll_keywords"] == ["Pulse POS", "retailers"]
+    assert resolution["ll_keywords"] == [] and result["metadata"]["keywords"]["low_level"] == ["Pulse POS", "Maison Ferrand"]
     naive = await rag.aquery_data(ASK, param("naive"))
     assert llm.roles() == ["lightrag_keywords"]  # naive mode: no call at all
     assert naive["metadata"]["resolution"]["query"] == ENRICHED
+
+
+@pytest.mark.parametrize(
+    ("answer", "reason"),
+    [
+        ("KEEP", "keep"),  # a one-line answer: no keywords
+        (reference_json("KEEP"), "keep"),
+        (reference_json("KEEP", ll=[], hl=[]), "keep"),
+        (reference_json("KEEP", ll=["retailers"], hl=[]), "keep"),  # one list empty: both or neither
+        (reference_json("KEEP", ll=["Lyon", "Zorblax"], hl=["retail"]), "keep"),  # none grounded in the turn
+        (reference_json("AMBIGUOUS", ll=["The visitor asks about retailers"], hl=["retail"]), "ambiguous"),  # scaffold
+        (reference_json("RESOLVE", "Helix", ll=["retailers"], hl=["retail"]), "rejected:company"),  # a refused name
+    ],
+)
+async def test_keywords_that_fail_their_checks_leave_lightrag_to_extract_its_own(make_rag, monkeypatch, answer, reason):
+    spy = RetrievalSpy(monkeypatch)
+    llm = scripted(answer)
+    rag = await make_rag(llm, resolver=tuned(company_name="Helix", check_sole_candidate=True, restate_references=False))
+    result = await rag.aquery_data(ASK, param())
+    resolution = result["metadata"]["resolution"]
+    assert resolution["fallback_reason"] == reason and not resolution["changed"]
+    assert resolution["ll_keywords"] == [] and resolution["hl_keywords"] == []
+    assert llm.roles() == ["reference", "lightrag_keywords"]  # as without this library, after the check
+    assert spy.started == [ASK] and result["metadata"]["keywords"] == {"low_level": ["retailers"], "high_level": ["retail"]}
+
+
+async def test_only_the_grounded_keywords_of_the_check_reach_the_graph_search(make_rag):
+    llm = scripted(reference_json("KEEP", ll=["Zorblax", "retailers", "shops"], hl=["retail", "Zorblax"]))
+    rag = await make_rag(llm, resolver=CHECKED)
+    result = await rag.aquery_data(ASK, param())
+    # High-level keywords are themes, not names: they are not held to the conversation (contract §5.2).
+    assert result["metadata"]["keywords"] == {"low_level": ["retailers", "shops"], "high_level": ["retail", "Zorblax"]}
+    assert llm.roles() == ["reference"]
+
+
+async def test_a_kept_follow_up_whose_keywords_name_the_candidate_retrieves_with_it_in_one_call(make_rag, monkeypatch):
+    spy = RetrievalSpy(monkeypatch)
+    llm = scripted(reference_json("KEEP", ll=["Pulse POS", "retailers"], hl=["retail"]))
+    rag = await make_rag(llm, resolver=CHECKED)
+    result = await rag.aquery_data(ASK, param())
+    resolution = result["metadata"]["resolution"]
+    assert resolution["decision"] == "resolve" and resolution["entity"] == "Pulse POS" and resolution["query"] == ENRICHED
+    assert llm.roles() == ["reference"] and spy.started == [ENRICHED]
+    assert result["metadata"]["keywords"] == {"low_level": ["Pulse POS", "retailers"], "high_level": ["retail"]}
+
+
+@pytest.mark.parametrize(
+    ("reference", "reason"),
+    [
+        ("I would say the terminal", "unparsable"),
+        ('{"name": "Pulse POS", "low_level_keywords": ["retailers"], "high_level_keywords": ["retail"]}', "unparsable"),
+        (RuntimeError("down"), "llm_error"),
+    ],
+)
+async def test_a_failed_check_falls_back_and_lightrag_extracts_its_own(make_rag, monkeypatch, reference, reason):
+    spy = RetrievalSpy(monkeypatch)
+    llm = scripted(reference)
+    rag = await make_rag(llm, resolver=CHECKED)
+    result = await rag.aquery_data(ASK, param())
+    resolution = result["metadata"]["resolution"]
+    assert resolution["fallback_reason"] == reason and resolution["decision"] == "error" and not resolution["changed"]
+    assert llm.roles() == ["reference", "lightrag_keywords"] and spy.started == [ASK]
+    assert result["metadata"]["keywords"]["low_level"] == ["retailers"]
+
+
+async def test_a_graph_mode_check_slower_than_the_resolver_timeout_falls_back_to_lightrags_extraction(make_rag, monkeypatch):
+    spy = RetrievalSpy(monkeypatch)
+    llm = scripted(reference_json("RESOLVE", "Pulse POS", ll=["retailers"], hl=["retail"]), delays={"reference": 30})
+    # reference_timeout bounds only the check beside naive mode's search; in graph modes it is the resolver's timeout.
+    rag = await make_rag(llm, resolver=tuned(company_name="Helix", check_sole_candidate=True, timeout=0.1, reference_timeout=60))
+    result = await asyncio.wait_for(rag.aquery_data(ASK, param()), 20)
+    resolution = result["metadata"]["resolution"]
+    assert resolution["fallback_reason"] == "timeout" and resolution["decision"] == "error"
+    assert spy.started == [ASK] and llm.started == ["reference", "lightrag_keywords"]
+
+
+async def test_a_check_that_raises_outside_its_model_call_falls_back_to_lightrags_extraction(make_rag, monkeypatch):
+    spy = RetrievalSpy(monkeypatch)
+    llm = scripted(reference_json("KEEP", ll=["retailers"], hl=["retail"]))
+    rag = await make_rag(llm, resolver=CHECKED)
+
+    async def broken_check(path, turn):
+        raise RuntimeError("resolver bug")
+
+    monkeypatch.setattr(rag, "_run", broken_check)
+    result = await rag.aquery_data(ASK, param())
+    resolution = result["metadata"]["resolution"]
+    assert resolution["fallback_reason"] == "llm_error" and resolution["decision"] == "error"
+    assert llm.roles() == ["lightrag_keywords"] and spy.started == [ASK]
+
+
+async def test_in_graph_modes_the_check_runs_before_the_search_not_beside_it(make_rag, monkeypatch):
+    spy = RetrievalSpy(monkeypatch)
+    llm = scripted(reference_json("KEEP", ll=["retailers"], hl=["retail"]), delays={"reference": 0.3})
+    rag = await make_rag(llm, resolver=CHECKED)
+    task = asyncio.ensure_future(rag.aquery_data(ASK, param()))
+    await _until(lambda: ("start", "reference") in llm.events)
+    assert spy.started == []  # nothing is searched while the check decides
+    await task
+    assert llm.events[:2] == [("start", "reference"), ("end", "reference")] and spy.started == [ASK]
+
+
+async def test_a_separate_reference_model_answers_the_check_and_lightrags_model_is_not_called(make_rag):
+    check = ScriptedLLM(replies={"reference": reference_json("KEEP", ll=["retailers"], hl=["retail"])})
+    llm = scripted("KEEP")
+    rag = await make_rag(llm, resolver=tuned(check_sole_candidate=True, reference_llm_func=check))
+    result = await rag.aquery_data(ASK, param())
+    assert check.roles() == ["reference"] and llm.calls == []
+    assert result["metadata"]["keywords"]["low_level"] == ["retailers"]
+
+
+# ---- naive mode: the check beside a speculative search (contract §7) --------------------------------
+
+
+async def test_naive_mode_runs_the_check_beside_its_search(make_rag, monkeypatch):
+    spy = RetrievalSpy(monkeypatch)
+    llm = scripted("RESOLVE: Pulse POS")
+    rag = await make_rag(llm)
+    result = await rag.aquery_data(ASK, param(mode="naive"))
+    assert llm.roles() == ["reference"]
+    assert spy.started == [ASK, f"Pulse POS — {ASK}"]
+    assert result["metadata"]["resolution"]["entity"] == "Pulse POS"
+
+
+async def test_the_naive_check_is_asked_for_no_keywords_and_any_it_gives_are_not_used(make_rag):
+    llm = scripted(reference_json("KEEP", ll=["retailers"], hl=["retail"]))
+    rag = await make_rag(llm, resolver=CHECKED)
+    result = await rag.aquery_data(ASK, param("naive"))
+    assert "keywords" not in llm.calls[0].system_prompt
+    resolution = result["metadata"]["resolution"]
+    assert resolution["fallback_reason"] == "keep" and resolution["ll_keywords"] == [] and not resolution["changed"]
+
+
+async def test_the_check_runs_beside_the_naive_search_not_before_it(make_rag, monkeypatch):
+    spy = RetrievalSpy(monkeypatch)
+    llm = scripted("KEEP", delays={"reference": 0.3})
+    rag = await make_rag(llm)
+    task = asyncio.ensure_future(rag.aquery_data(ASK, param("naive")))
+    await _until(lambda: ASK in spy.started)
+    assert ("end", "reference") not in llm.events  # the search began while the check was deciding
+    await task
 
 
 async def test_resolve_cancels_a_speculative_search_already_under_way(make_rag, monkeypatch):
     spy = RetrievalSpy(monkeypatch, hold={ASK: 5.0})
     llm = scripted("RESOLVE: Pulse POS", delays={"reference": 0.3})
     rag = await make_rag(llm)
-    result = await rag.aquery_data(ASK, param())
+    result = await rag.aquery_data(ASK, param("naive"))
     assert spy.started == [ASK, ENRICHED]
     assert spy.cancelled == [ASK] and spy.finished == [ENRICHED]
-    assert llm.roles().count("lightrag_keywords") == 1
-    assert result["metadata"]["keywords"]["low_level"] == ["Pulse POS", "retailers"]
-
-
-@pytest.mark.parametrize(
-    "failure", [RuntimeError("keyword model down"), '{"high_level_keywords": [], "low_level_keywords": []}']
-)
-@pytest.mark.parametrize("reference", ["KEEP", "RESOLVE: Pulse POS"])
-async def test_an_extraction_that_fails_or_finds_nothing_leaves_lightrag_to_extract_as_before(
-    make_rag, monkeypatch, failure, reference
-):
-    spy = RetrievalSpy(monkeypatch)
-    calls = []
-
-    def first_fails(call):
-        calls.append(call)
-        return failure if len(calls) == 1 else extraction(call)
-
-    llm = ScriptedLLM(replies={"reference": reference, "lightrag_keywords": first_fails}, delays={"reference": 0.2})
-    rag = await make_rag(llm)
-    result = await rag.aquery_data(ASK, param())
-    resolution = result["metadata"]["resolution"]
-    assert resolution["ll_keywords"] == [] and resolution["hl_keywords"] == []
-    on_words = [c for c in calls if "Pulse POS" not in c.prompt.split("---Real Data---")[-1]]
-    assert len(on_words) == 2  # the failed one, then LightRAG's own inside the speculative retrieval
-    if reference == "KEEP":
-        assert spy.finished == [ASK] and result["metadata"]["keywords"]["low_level"] == ["retailers"]
-    else:
-        assert spy.finished[-1] == ENRICHED and len(calls) == 3  # and one on the enriched text, as before
-        assert result["metadata"]["keywords"]["low_level"] == ["Pulse POS", "Maison Ferrand"]
-
-
-async def test_without_high_level_keywords_a_resolved_turn_extracts_from_the_enriched_text(make_rag):
-    def low_level_only(call):
-        if "Pulse POS" in call.prompt.split("---Real Data---")[-1]:
-            return extraction(call)
-        return keyword_json(["retailers"], [])
-
-    llm = ScriptedLLM(replies={"reference": "RESOLVE: Pulse POS", "lightrag_keywords": low_level_only})
-    rag = await make_rag(llm)
-    result = await rag.aquery_data(ASK, param())
-    assert result["metadata"]["resolution"]["ll_keywords"] == []  # both lists or none (contract §2)
-    assert result["metadata"]["keywords"]["low_level"] == ["Pulse POS", "Maison Ferrand"]
-    assert llm.roles().count("lightrag_keywords") == 2
-
-
-class OneSlotLLM(ScriptedLLM):
-    """The scripted fake, declaring that it serves one call at a time as ``LocalLLM`` does."""
-
-    max_concurrent_calls = 1
-
-
-async def test_on_a_one_call_model_lightrags_extraction_goes_before_the_check(make_rag):
-    llm = OneSlotLLM(replies={"reference": "KEEP", "lightrag_keywords": extraction}, delays={"lightrag_keywords": 0.2})
-    rag = await make_rag(llm)
-    result = await rag.aquery_data(ASK, param())
-    assert result["metadata"]["resolution"]["decision"] == "keep"
-    assert llm.events[:3] == [("start", "lightrag_keywords"), ("end", "lightrag_keywords"), ("start", "reference")]
-
-
-async def test_on_a_one_call_model_the_check_waiting_for_the_model_counts_against_its_timeout(make_rag, monkeypatch):
-    spy = RetrievalSpy(monkeypatch)
-    llm = OneSlotLLM(replies={"reference": "RESOLVE: Pulse POS", "lightrag_keywords": extraction}, delays={"lightrag_keywords": 0.5})
-    rag = await make_rag(llm, resolver=ResolverConfig(reference_timeout=0.2))
-    result = await rag.aquery_data(ASK, param())
-    assert result["metadata"]["resolution"]["fallback_reason"] == "timeout"
-    assert "reference" not in llm.started  # its budget was spent before the model was free: it never ran
-    assert spy.finished == [ASK]
-
-
-async def test_on_a_one_call_model_a_check_that_cannot_fit_in_its_time_left_is_never_sent(make_rag, monkeypatch):
-    # 0.3 s of extraction leaves 0.2 s of the check's 0.5 s: less than one call took on this model.
-    spy = RetrievalSpy(monkeypatch)
-    llm = OneSlotLLM(replies={"reference": "KEEP", "lightrag_keywords": extraction}, delays={"lightrag_keywords": 0.3})
-    rag = await make_rag(llm, resolver=ResolverConfig(reference_timeout=0.5))
-    result = await rag.aquery_data(ASK, param())
-    assert result["metadata"]["resolution"]["fallback_reason"] == "timeout"
-    assert llm.started == ["lightrag_keywords"] and spy.finished == [ASK]
-
-
-async def test_a_separate_reference_model_is_not_made_to_wait(make_rag):
-    check = ScriptedLLM(replies={"reference": "KEEP"})
-    llm = OneSlotLLM(replies={"lightrag_keywords": extraction}, delays={"lightrag_keywords": 0.3})
-    rag = await make_rag(llm, resolver=ResolverConfig(reference_llm_func=check))
-    await rag.aquery_data(ASK, param())
-    assert check.events == [("start", "reference"), ("end", "reference")]
-    assert ("end", "lightrag_keywords") in llm.events
+    assert llm.roles() == ["reference"] and result["metadata"]["resolution"]["entity"] == "Pulse POS"
 
 
 @pytest.mark.parametrize(
@@ -215,58 +311,55 @@ async def test_a_separate_reference_model_is_not_made_to_wait(make_rag):
 async def test_anything_but_an_accepted_name_uses_the_speculative_search_once(make_rag, monkeypatch, reference, reason):
     spy = RetrievalSpy(monkeypatch)
     llm = scripted(reference)
-    # Pulse POS is the window's sole candidate: the model is asked all the same, so its answer decides.
-    rag = await make_rag(llm, resolver=tuned(company_name="Helix", check_sole_candidate=True))
-    result = await rag.aquery_data(ASK, param())
+    rag = await make_rag(llm, resolver=CHECKED)
+    result = await rag.aquery_data(ASK, param("naive"))
     assert spy.started == [ASK] and spy.finished == [ASK]
     assert result["metadata"]["resolution"]["fallback_reason"] == reason
-    assert llm.roles().count("lightrag_keywords") == 1
+    assert llm.roles() == ["reference"]  # a one-line answer holds no restatement: nothing more is asked
 
 
 async def test_timeout_uses_the_speculative_search(make_rag, monkeypatch):
     spy = RetrievalSpy(monkeypatch)
     llm = scripted("RESOLVE: Pulse POS", delays={"reference": 30})
     rag = await make_rag(llm, resolver=ResolverConfig(reference_timeout=0.1))
-    result = await rag.aquery_data(ASK, param())
+    result = await rag.aquery_data(ASK, param("naive"))
     assert spy.started == [ASK]
     assert result["metadata"]["resolution"]["fallback_reason"] == "timeout"
     assert result["metadata"]["resolution"]["decision"] == "error"
 
 
-async def test_the_check_runs_beside_the_search_not_before_it(make_rag):
-    llm = scripted("KEEP", delays={"reference": 0.3, "lightrag_keywords": 0.3})
-    rag = await make_rag(llm)
-    await rag.aquery_data(ASK, param())
-    # both calls were in flight before either finished
-    assert sorted(llm.events[:2]) == [("start", "lightrag_keywords"), ("start", "reference")]
+# ---- the answer: written once, from the context the turn retrieves ---------------------------------
 
 
-async def test_resolved_turn_writes_one_answer_from_the_resolved_context(make_rag):
-    # The speculative branch reaches its answer step long before the check decides.
+@pytest.mark.parametrize("mode", ["naive", "mix"])
+async def test_resolved_turn_writes_one_answer_from_the_resolved_context(make_rag, mode):
+    # In naive mode the speculative branch reaches its answer step long before the check decides.
     llm = scripted("RESOLVE: Pulse POS", delays={"reference": 0.4})
     rag = await make_rag(llm)
-    answer = await rag.aquery(ASK, param())
+    answer = await rag.aquery(ASK, param(mode))
     assert answer == "An answer from the context."
     assert llm.started.count("answer") == 1 and llm.count("answer") == 1
     assert "Maison Ferrand" in llm.calls[-1].system_prompt
 
 
-async def test_kept_turn_writes_its_answer_from_the_speculative_search(make_rag, monkeypatch):
+@pytest.mark.parametrize("mode", ["naive", "mix"])
+async def test_kept_turn_writes_its_answer_from_its_one_search(make_rag, monkeypatch, mode):
     spy = RetrievalSpy(monkeypatch)
     llm = scripted("KEEP", delays={"reference": 0.2})
     rag = await make_rag(llm)
-    answer = await rag.aquery(ASK, param())
+    answer = await rag.aquery(ASK, param(mode))
     assert answer == "An answer from the context." and llm.count("answer") == 1
     assert spy.started == [ASK]
 
 
-async def test_streaming_answer_is_never_started_from_the_unresolved_context(make_rag):
+@pytest.mark.parametrize("mode", ["naive", "mix"])
+async def test_streaming_answer_is_never_started_from_the_unresolved_context(make_rag, mode):
     llm = ScriptedLLM(
         replies={"reference": "RESOLVE: Pulse POS", "lightrag_keywords": extraction, "answer": lambda call: _stream()},
         delays={"reference": 0.3},
     )
     rag = await make_rag(llm)
-    iterator = await rag.aquery(ASK, param(stream=True))
+    iterator = await rag.aquery(ASK, param(mode, stream=True))
     text = "".join([piece async for piece in iterator])
     assert text == "streamed answer"
     assert llm.started.count("answer") == 1
@@ -281,23 +374,17 @@ def _stream():
     return chunks()
 
 
-async def test_only_need_context_reuses_the_speculative_result(make_rag, monkeypatch):
+@pytest.mark.parametrize("mode", ["naive", "mix"])
+async def test_only_need_context_reuses_the_one_search(make_rag, monkeypatch, mode):
     spy = RetrievalSpy(monkeypatch)
     llm = scripted("KEEP")
     rag = await make_rag(llm)
-    result = await rag.aquery_llm(ASK, param(only_need_context=True))
+    result = await rag.aquery_llm(ASK, param(mode, only_need_context=True))
     assert spy.started == [ASK] and llm.count("answer") == 0
     assert result["metadata"]["resolution"]["decision"] == "keep"
 
 
-async def test_naive_mode_runs_the_check_beside_its_search(make_rag, monkeypatch):
-    spy = RetrievalSpy(monkeypatch)
-    llm = scripted("RESOLVE: Pulse POS")
-    rag = await make_rag(llm)
-    result = await rag.aquery_data(ASK, param(mode="naive"))
-    assert llm.roles() == ["reference"]
-    assert spy.started == [ASK, f"Pulse POS — {ASK}"]
-    assert result["metadata"]["resolution"]["entity"] == "Pulse POS"
+# ---- routing ------------------------------------------------------------------------------------------
 
 
 async def test_naive_mode_can_keep_the_check_off(make_rag):
@@ -336,21 +423,25 @@ async def _settled_tasks_after(coro_factory, ready):
     return [t for t in asyncio.all_tasks() - before - {current} if not t.done()]
 
 
+@pytest.mark.parametrize("mode", ["naive", "mix"])
 @pytest.mark.parametrize("moment", ["while the check runs", "after the check resolved"])
-async def test_cancelling_the_query_cancels_both_branches_and_the_check(make_rag, monkeypatch, moment):
-    # The resolved retrieval waits a moment before LightRAG runs it, so that the cancel polled for below
-    # always lands while it runs: on a loaded CPU an unheld query could finish between the poll and the cancel.
-    spy = RetrievalSpy(monkeypatch, hold={ENRICHED: 2.0})
+async def test_cancelling_the_query_cancels_the_check_and_every_search_it_started(make_rag, monkeypatch, mode, moment):
+    # Each retrieval waits a moment before LightRAG runs it, so that the cancel polled for below always lands
+    # while it runs: on a loaded CPU an unheld query could finish between the poll and the cancel.
+    spy = RetrievalSpy(monkeypatch, hold={ASK: 2.0, ENRICHED: 2.0})
     llm = scripted("RESOLVE: Pulse POS", delays={"reference": 0.2, "lightrag_keywords": 0.4})
     rag = await make_rag(llm)
     await rag.aquery_data("Pulse POS retailers today", param(history=[]))  # start LightRAG's queue workers
     spy.started.clear()
+    spy.finished.clear()
     llm.events.clear()
     if moment == "while the check runs":
-        ready = lambda: ("start", "reference") in llm.events and ("start", "lightrag_keywords") in llm.events  # noqa: E731
+        # naive: the speculative search is under way beside it; a graph mode searches nothing before it decides
+        searching = [ASK] if mode == "naive" else []
+        ready = lambda: ("start", "reference") in llm.events and spy.started == searching  # noqa: E731
     else:
         ready = lambda: ENRICHED in spy.started  # noqa: E731  (the resolved retrieval has begun)
-    leftover = await _settled_tasks_after(lambda: rag.aquery(ASK, param()), ready)
+    leftover = await _settled_tasks_after(lambda: rag.aquery(ASK, param(mode)), ready)
     # Only LightRAG's own queue machinery may run on (contract §7): a keyword extraction or a query
     # embedding its queue had already started, and its workers' polling of their queues.
     # Nothing this library started is left.
@@ -361,17 +452,18 @@ async def test_cancelling_the_query_cancels_both_branches_and_the_check(make_rag
     await asyncio.gather(*leftover)
     assert set(spy.cancelled) == set(spy.started) - set(spy.finished)
     if moment == "while the check runs":
-        # The check's model call itself was cancelled; the speculative retrieval was still waiting for
-        # the keyword extraction (a task of this library, cancelled too: it is not among the leftovers).
-        assert ("cancelled", "reference") in llm.events and not spy.started
+        assert ("cancelled", "reference") in llm.events and spy.cancelled == spy.started == searching
     else:
-        assert spy.cancelled == [ENRICHED]
+        assert ENRICHED in spy.cancelled and spy.finished == []
     assert llm.count("answer") == 0
 
 
 @settings(max_examples=30, deadline=None)
-@given(model_output)
-def test_retrieval_input_is_the_message_or_the_message_plus_one_accepted_name(output):
+@given(model_output, st.sampled_from(["naive", "mix"]))
+@example(reference_json("KEEP", ll=["retailers"], hl=["retail"]), "mix")
+@example(reference_json("AMBIGUOUS", query="retailers with a loyalty terminal"), "naive")
+@example(reference_json("AMBIGUOUS", query="retailers running Pulse POS", ll=["retailers"], hl=["retail"]), "mix")
+def test_retrieval_input_is_the_message_or_the_message_plus_one_accepted_name_or_its_restatement(output, mode):
     import tempfile
     import uuid
 
@@ -385,7 +477,7 @@ def test_retrieval_input_is_the_message_or_the_message_plus_one_accepted_name(ou
         rag = ResolvingLightRAG(
             working_dir=tempfile.mkdtemp(), workspace=uuid.uuid4().hex, llm_model_func=llm,
             embedding_func=hashed_trigram_embedding(), tokenizer=offline_tokenizer(), enable_llm_cache=False,
-            resolver=ResolverConfig(company_name="Helix"),
+            resolver=CHECKED,  # the model is asked, though the window names one candidate: its answer decides
         )
         await rag.initialize_storages()
         original = LightRAG.aquery_data
@@ -396,7 +488,7 @@ def test_retrieval_input_is_the_message_or_the_message_plus_one_accepted_name(ou
 
         LightRAG.aquery_data = spy
         try:
-            result = await rag.aquery_data(ASK, param())
+            result = await rag.aquery_data(ASK, param(mode))
         finally:
             LightRAG.aquery_data = original
             await rag.finalize_storages()
@@ -406,15 +498,21 @@ def test_retrieval_input_is_the_message_or_the_message_plus_one_accepted_name(ou
         return result["metadata"]["resolution"]
 
     resolution = asyncio.run(scenario())
-    if resolution["changed"]:
+    query = resolution["query"]
+    if mode == "naive":  # the speculative search on the visitor's words, then the resolved one if anything changed
+        assert seen == [ASK] if query == ASK else seen in ([query], [ASK, query])
+    else:  # the check first, then one search
+        assert seen == [query]
+    if query == ASK:  # unchanged, or a KEEP or AMBIGUOUS carrying the check's keywords (graph modes, contract §7)
+        assert resolution["changed"] == bool(resolution["ll_keywords"]) and (mode == "mix" or not resolution["changed"])
+    elif resolution["restatement"] is None:
         entity = resolution["entity"]
-        # The speculative search may not have started: it waits for LightRAG's keywords, which the check can beat.
-        assert seen[-1] == f"{entity} — {ASK}" and seen[:-1] in ([], [ASK])
+        assert query == f"{entity} — {ASK}"
         history_text = "\n".join(m["content"] for m in HISTORY)
         assert contains_phrase(history_text, entity) and not contains_phrase(ASK, entity)
         assert not contains_phrase("Helix", entity) and len(entity.split()) <= 6
-    else:
-        assert seen == [ASK]
+    else:  # restated from the same answer (§5.9)
+        assert query in {f"{ASK} — {resolution['restatement']}", ENRICHED}
 
 
 async def test_a_graph_slower_than_its_bound_adds_no_names_and_the_query_goes_on(make_rag, monkeypatch):

@@ -1,4 +1,5 @@
-"""The reference check's restatement through the resolver and on a real LightRAG (``_references``, contract §5.9)."""
+"""The reference check's one answer through the resolver and on a real LightRAG (``_references``, contract §5.3,
+§5.9, §7): the restatement and, in graph modes, the keywords come from the same call."""
 
 from __future__ import annotations
 
@@ -13,85 +14,341 @@ from conversations import RESTATED
 from conversations import SHOPS as HISTORY
 from conversations import SHOPS_ASK as ASK
 from conversations import shops_turn as turn
-from fakes import ScriptedLLM, keyword_json
-from lightrag_resolve import Resolver, ResolverConfig
+from fakes import ScriptedLLM, keyword_json, reference_json
+from lightrag_resolve import Message, Resolver, ResolverConfig
+from lightrag_resolve._parse import ReferenceAnswer
 from tuned import tuned
+
+GRAPH_MODES = ("local", "global", "hybrid", "mix")
 
 
 def run(coro):
     return asyncio.run(coro)
 
 
-# ---- the resolver -----------------------------------------------------------------------------------
+# ---- the restatement comes from the check's answer (contract §5.9) -----------------------------------
 
 
-def test_an_ambiguous_follow_up_is_restated_after_the_check():
-    llm = ScriptedLLM(replies={"reference": "AMBIGUOUS", "restatement": RESTATED})
+def test_an_ambiguous_follow_up_is_restated_from_the_checks_one_answer():
+    llm = ScriptedLLM(replies={"reference": reference_json("AMBIGUOUS", query=RESTATED)})
     resolution = run(Resolver().resolve(turn(), llm=llm))
-    assert llm.roles() == ["reference", "restatement"]
+    assert llm.roles() == ["reference"]  # no second call
     assert resolution.query == f"{ASK} — {RESTATED}" and resolution.decision == "ambiguous"
-    assert resolution.restatement == RESTATED and resolution.fallback_reason is None
+    assert resolution.restatement == RESTATED and resolution.fallback_reason is None and resolution.changed
 
 
-def test_the_restatement_prompt_shows_the_conversation_and_the_candidates():
-    llm = ScriptedLLM(replies={"reference": "AMBIGUOUS", "restatement": RESTATED})
+def test_the_check_shows_the_conversation_and_the_candidates_and_asks_for_the_restatement():
+    llm = ScriptedLLM(replies={"reference": reference_json("AMBIGUOUS", query=RESTATED)})
     run(Resolver(ResolverConfig(company_name="Helix")).resolve(turn(company="Helix"), llm=llm))
-    call = llm.calls[-1]
+    (call,) = llm.calls
     assert "Orbit CRM" in call.prompt and ASK in call.prompt and "Helix's website" in call.system_prompt
-    assert "at most 8 words" in call.system_prompt
+    assert "a search query of at most 8 words" in call.system_prompt
 
 
-@pytest.mark.parametrize("reference", ["KEEP", "RESOLVE: Pulse POS", "gibberish", RuntimeError("down")])
-def test_a_named_kept_or_failed_check_is_not_restated(reference):
-    llm = ScriptedLLM(replies={"reference": reference, "restatement": RESTATED})
+def test_a_one_line_answer_is_still_read_and_restates_nothing():
+    llm = ScriptedLLM(replies={"reference": "AMBIGUOUS"})
     resolution = run(Resolver().resolve(turn(), llm=llm))
-    assert "restatement" not in llm.roles() and resolution.restatement is None
+    assert llm.roles() == ["reference"] and resolution.fallback_reason == "ambiguous"
+    assert resolution.restatement is None and not resolution.changed
+    resolved = run(Resolver().resolve(turn(), llm=ScriptedLLM(replies={"reference": "RESOLVE: Pulse POS"})))
+    assert resolved.entity == "Pulse POS" and resolved.query == f"Pulse POS — {ASK}"
+
+
+@pytest.mark.parametrize(
+    "reference",
+    [
+        reference_json("KEEP", query=RESTATED),
+        reference_json("RESOLVE", "Pulse POS", query=RESTATED),
+        "gibberish",
+        '{"name": "", "query": "Lyon shops using Pulse POS or Orbit CRM"}',  # no decision: unreadable
+        RuntimeError("down"),
+    ],
+)
+def test_a_named_kept_or_failed_check_is_not_restated(reference):
+    llm = ScriptedLLM(replies={"reference": reference})
+    resolution = run(Resolver().resolve(turn(), llm=llm))
+    assert llm.roles() == ["reference"] and resolution.restatement is None
 
 
 def test_a_refused_name_the_message_holds_before_its_pronoun_is_not_restated():
     own = "How does Pulse POS sync, and why should shops in Lyon use it?"
-    llm = ScriptedLLM(replies={"reference": "RESOLVE: Pulse POS", "restatement": RESTATED})
+    llm = ScriptedLLM(replies={"reference": reference_json("RESOLVE", "Pulse POS", query=RESTATED)})
     resolution = run(Resolver().resolve(turn(own), llm=llm))
-    assert llm.roles() == ["reference"]
     assert resolution.fallback_reason == "rejected:already_named" and resolution.query == own
+    assert resolution.restatement is None
 
     after = "Which shops in Lyon use it next to Pulse POS?"  # the pronoun comes first: it points at the conversation
-    llm = ScriptedLLM(replies={"reference": "RESOLVE: Pulse POS", "restatement": RESTATED})
+    llm = ScriptedLLM(replies={"reference": reference_json("RESOLVE", "Pulse POS", query=RESTATED)})
     resolution = run(Resolver().resolve(turn(after), llm=llm))
-    assert llm.roles() == ["reference", "restatement"] and resolution.restatement == RESTATED
+    assert llm.roles() == ["reference"] and resolution.restatement == RESTATED
+    assert resolution.rejected_reason == "already_named" and resolution.fallback_reason is None
+
+
+SOLE = (
+    Message(role="user", content="What is Pulse POS?"),
+    Message(role="assistant", content="Pulse POS is the Helix loyalty terminal for retailers."),
+)
+"""A window whose one candidate leads a follow-up with no model call (contract §5.3)."""
+
+
+def test_a_sole_candidate_the_message_names_after_its_pointing_word_is_restated():
+    after = "Which shops in Lyon use it next to Pulse POS?"
+    llm = ScriptedLLM(replies={"reference": reference_json("AMBIGUOUS", query="Lyon shops using Pulse POS")})
+    resolver = Resolver(ResolverConfig(company_name="Helix"))
+    resolution = run(resolver.resolve(turn(after, history=SOLE, company="Helix"), llm=llm))
+    # The sole candidate is refused (already named), so the model's one call decides and restates.
+    assert llm.roles() == ["reference"]
+    assert resolution.restatement is not None and resolution.fallback_reason is None
 
 
 def test_the_switch_turns_the_restatement_off():
-    llm = ScriptedLLM(replies={"reference": "AMBIGUOUS", "restatement": RESTATED})
+    llm = ScriptedLLM(replies={"reference": reference_json("AMBIGUOUS", query=RESTATED)})
     resolution = run(tuned(restate_references=False).resolve(turn(), llm=llm))
     assert llm.roles() == ["reference"] and resolution.fallback_reason == "ambiguous" and not resolution.changed
 
 
-def test_a_failing_restatement_leaves_the_checks_outcome():
-    for reply in (RuntimeError("down"), "NONE"):
-        llm = ScriptedLLM(replies={"reference": "AMBIGUOUS", "restatement": reply})
-        resolution = run(Resolver().resolve(turn(), llm=llm))
-        assert resolution.fallback_reason == "ambiguous" and not resolution.changed
+@pytest.mark.parametrize(
+    "query",
+    ["", "NONE", "AMBIGUOUS", "RESOLVE: Pulse POS", "Lyon shops using Zorblax", ["Lyon shops using Pulse POS"], 42],
+)
+def test_a_refused_or_missing_restatement_leaves_the_checks_outcome(query):
+    llm = ScriptedLLM(replies={"reference": f'{{"decision": "AMBIGUOUS", "name": "", "query": {json_value(query)}}}'})
+    resolution = run(Resolver().resolve(turn(), llm=llm))
+    assert resolution.fallback_reason == "ambiguous" and not resolution.changed and resolution.restatement is None
 
 
-def test_a_slow_restatement_meets_the_reference_timeout():
-    llm = ScriptedLLM(replies={"reference": "AMBIGUOUS", "restatement": RESTATED}, delays={"restatement": 30})
+def json_value(value) -> str:
+    import json
+
+    return json.dumps(value)
+
+
+def test_a_check_that_times_out_is_not_restated():
+    llm = ScriptedLLM(replies={"reference": reference_json("AMBIGUOUS", query=RESTATED)}, delays={"reference": 30})
     resolver = Resolver(ResolverConfig(reference_timeout=0.05, timeout=60))
     resolution = run(resolver.resolve(turn(), llm=llm))
-    assert resolution.fallback_reason == "ambiguous" and not resolution.changed
+    assert resolution.fallback_reason == "timeout" and not resolution.changed and resolution.restatement is None
 
 
-def test_the_restatement_prompt_and_parser_are_override_points():
+def test_the_checks_prompt_schema_and_parsers_are_override_points():
     class Shop(Resolver):
-        def restatement_prompt(self, turn):
-            return replace(super().restatement_prompt(turn), system="Custom restatement.")
+        def reference_prompt(self, turn):
+            return replace(super().reference_prompt(turn), system="Custom check.")
+
+        def reference_schema(self, turn):
+            return {"type": "object", "title": "custom"}
+
+        def parse_reference(self, output):
+            decision, _, query = output.partition("|")
+            return ReferenceAnswer(decision=decision, restatement_raw=query)
 
         def parse_text(self, output):
             return output.removeprefix("Query: ")
 
-    llm = ScriptedLLM(replies={"reference": "AMBIGUOUS", "restatement": f"Query: {RESTATED}"})
+    llm = ScriptedLLM(replies={"reference": f"ambiguous|Query: {RESTATED}"})
+    llm.supports_json_schema = True  # type: ignore[attr-defined]
     resolution = run(Shop().resolve(turn(), llm=llm))
-    assert llm.calls[-1].system_prompt == "Custom restatement." and resolution.restatement == RESTATED
+    (call,) = llm.calls
+    assert call.system_prompt == "Custom check."
+    assert call.kwargs["response_format"]["json_schema"]["schema"] == {"type": "object", "title": "custom"}
+    assert resolution.restatement == RESTATED  # the answer's restatement is read with parse_text
+
+
+def test_the_check_asks_for_its_schema_or_json_mode_or_nothing_as_configured():
+    schema = ScriptedLLM(replies={"reference": reference_json("KEEP")})
+    schema.supports_json_schema = True  # type: ignore[attr-defined]
+    run(Resolver().resolve(turn(mode="mix"), llm=schema))
+    sent = schema.calls[0].kwargs["response_format"]
+    assert sent["type"] == "json_schema" and sent["json_schema"]["schema"] == Resolver().reference_schema(
+        turn(mode="mix")
+    )
+    assert "low_level_keywords" in sent["json_schema"]["schema"]["properties"]
+    unmarked = ScriptedLLM(replies={"reference": reference_json("KEEP")})
+    run(Resolver().resolve(turn(), llm=unmarked))
+    assert unmarked.calls[0].kwargs == {"response_format": {"type": "json_object"}}  # a JSON answer all the same
+    off = ScriptedLLM(replies={"reference": "KEEP"})
+    run(Resolver(ResolverConfig(structured_output="off")).resolve(turn(), llm=off))
+    assert off.calls[0].kwargs == {}
+
+
+# ---- in graph modes the answer's keywords replace LightRAG's extraction (contract §7) -----------------
+
+
+def keyworded(decision: str, name: str = "", query: str = "", ll=("Lyon", "shops"), hl=("retail adoption",)) -> str:
+    return reference_json(decision, name, query, ll=list(ll), hl=list(hl))
+
+
+@pytest.mark.parametrize("mode", GRAPH_MODES)
+def test_in_graph_modes_a_keep_carries_the_checks_keywords_and_is_no_fallback(mode):
+    llm = ScriptedLLM(replies={"reference": keyworded("KEEP")})
+    resolution = run(Resolver().resolve(turn(mode=mode), llm=llm))
+    assert llm.roles() == ["reference"]
+    assert resolution.query == ASK and resolution.decision == "keep" and resolution.fallback_reason is None
+    assert resolution.changed  # its keywords replace LightRAG's
+    assert (resolution.ll_keywords, resolution.hl_keywords) == (("Lyon", "shops"), ("retail adoption",))
+
+
+def test_in_graph_modes_a_resolved_name_leads_the_checks_keywords():
+    llm = ScriptedLLM(replies={"reference": keyworded("RESOLVE", "Orbit CRM", ll=("shops", "Orbit CRM", "Lyon"))})
+    resolution = run(Resolver().resolve(turn(mode="mix"), llm=llm))
+    assert resolution.query == f"Orbit CRM — {ASK}" and resolution.entity == "Orbit CRM"
+    assert resolution.ll_keywords == ("Orbit CRM", "shops", "Lyon")  # the name first, once
+    assert resolution.hl_keywords == ("retail adoption",)
+
+
+def test_in_graph_modes_a_restated_follow_up_leads_the_keywords_with_the_names_its_restatement_holds():
+    llm = ScriptedLLM(replies={"reference": keyworded("AMBIGUOUS", query=RESTATED)})
+    resolution = run(Resolver().resolve(turn(mode="hybrid"), llm=llm))
+    assert resolution.restatement == RESTATED and resolution.query == f"{ASK} — {RESTATED}"
+    assert resolution.ll_keywords == ("Pulse POS", "Orbit CRM", "Lyon", "shops")
+
+
+def test_in_graph_modes_an_ambiguous_follow_up_not_restated_carries_the_keywords_and_is_no_fallback():
+    for resolver, answer in (
+        (tuned(restate_references=False), keyworded("AMBIGUOUS", query=RESTATED)),
+        (Resolver(), keyworded("AMBIGUOUS", query="NONE")),  # its restatement refused
+    ):
+        resolution = run(resolver.resolve(turn(mode="mix"), llm=ScriptedLLM(replies={"reference": answer})))
+        assert resolution.decision == "ambiguous" and resolution.fallback_reason is None and resolution.changed
+        assert resolution.query == ASK and resolution.restatement is None
+        assert resolution.ll_keywords == ("Lyon", "shops")
+
+
+# ---- a kept follow-up named by its own keywords (contract §5.3) ---------------------------------------
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        keyworded("KEEP", ll=("Orbit CRM", "shops")),
+        keyworded("AMBIGUOUS", ll=("shops", "orbit crm")),  # not restated: its query is empty
+        # one string, as models sometimes write the list
+        '{"decision": "KEEP", "low_level_keywords": "Lyon shops, Orbit CRM", "high_level_keywords": "retail adoption"}',
+    ],
+)
+def test_a_kept_follow_up_whose_keywords_name_one_candidate_it_lacks_is_led_by_that_name(answer):
+    llm = ScriptedLLM(replies={"reference": answer})
+    resolution = run(Resolver().resolve(turn(mode="mix"), llm=llm))
+    assert llm.roles() == ["reference"]
+    assert resolution.query == f"Orbit CRM — {ASK}" and resolution.entity == "Orbit CRM"
+    assert resolution.decision == "resolve" and resolution.fallback_reason is None
+    assert resolution.ll_keywords[0] == "Orbit CRM" and resolution.hl_keywords == ("retail adoption",)
+
+
+@pytest.mark.parametrize(
+    ("answer", "query"),
+    [
+        (keyworded("KEEP", ll=("Pulse POS", "Orbit CRM")), ASK),  # two names: the keywords decide nothing
+        (keyworded("KEEP", ll=("Lyon", "shops")), ASK),  # none
+        (keyworded("KEEP", ll=("Helix", "shops")), ASK),  # the company: refused as a proposed name would be
+        (keyworded("AMBIGUOUS", query="shops in Lyon", ll=("Orbit CRM",)), f"{ASK} — shops in Lyon Helix"),  # restated
+    ],
+)
+def test_keywords_naming_no_single_acceptable_candidate_leave_the_check_as_it_decided(answer, query):
+    resolver = tuned(company_name="Helix")
+    resolution = run(
+        resolver.resolve(turn(mode="mix", company="Helix"), llm=ScriptedLLM(replies={"reference": answer}))
+    )
+    assert resolution.query == query and resolution.entity is None and resolution.decision != "resolve"
+
+
+def test_a_name_the_message_already_holds_is_not_put_before_it_by_the_keywords():
+    own = "Which shops in Lyon use Orbit CRM with it?"
+    llm = ScriptedLLM(replies={"reference": keyworded("KEEP", ll=("Orbit CRM", "shops"))})
+    resolution = run(Resolver().resolve(turn(own, mode="mix"), llm=llm))
+    assert resolution.query == own and resolution.decision == "keep" and resolution.entity is None
+
+
+def test_in_naive_mode_the_keywords_name_nothing():
+    llm = ScriptedLLM(replies={"reference": keyworded("KEEP", ll=("Orbit CRM", "shops"))})
+    resolution = run(Resolver().resolve(turn(mode="naive"), llm=llm))
+    assert resolution.query == ASK and resolution.fallback_reason == "keep"
+
+
+def test_the_checks_keywords_are_capped_with_the_name_counted():
+    llm = ScriptedLLM(
+        replies={"reference": keyworded("RESOLVE", "Pulse POS", ll=("shops", "Lyon"), hl=("a", "b", "c"))}
+    )
+    resolution = run(Resolver(ResolverConfig(max_ll_keywords=2, max_hl_keywords=2)).resolve(turn(mode="mix"), llm=llm))
+    assert resolution.ll_keywords == ("Pulse POS", "shops") and resolution.hl_keywords == ("a", "b")
+
+
+def test_an_ungrounded_low_level_keyword_is_dropped_and_the_rest_kept():
+    llm = ScriptedLLM(replies={"reference": keyworded("KEEP", ll=("Zorblax", "Lyon", "shops"))})
+    resolution = run(Resolver().resolve(turn(mode="mix"), llm=llm))
+    assert resolution.ll_keywords == ("Lyon", "shops") and resolution.fallback_reason is None
+
+
+def test_the_checks_ungrounded_low_level_keywords_are_recorded_as_dropped():
+    llm = ScriptedLLM(replies={"reference": keyworded("KEEP", ll=("Zorblax", "Lyon", "shops"))})
+    resolution = run(Resolver().resolve(turn(mode="mix"), llm=llm))
+    assert resolution.dropped_keywords == ("Zorblax",)
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        reference_json("KEEP"),  # asked for them, gave none
+        "KEEP",  # a one-line answer
+        keyworded("KEEP", ll=(), hl=()),
+        keyworded("KEEP", hl=()),  # both or neither (contract §2)
+        keyworded("KEEP", ll=()),
+        keyworded("KEEP", ll=("Zorblax", "Berlin")),  # none grounded
+        keyworded("KEEP", ll=("The visitor asks about Lyon",)),  # a scaffold discards the whole answer
+        '{"decision": "KEEP", "low_level_keywords": "Lyon", "high_level_keywords": 7}',
+    ],
+)
+def test_keywords_that_fail_their_checks_leave_the_keep_a_fallback_and_lightrag_to_extract(answer):
+    resolution = run(Resolver().resolve(turn(mode="mix"), llm=ScriptedLLM(replies={"reference": answer})))
+    assert resolution.fallback_reason == "keep" and not resolution.changed and not resolution.has_keywords
+
+
+@pytest.mark.parametrize(
+    ("answer", "reason"),
+    [
+        (keyworded("RESOLVE", "Helix"), "rejected:company"),
+        (keyworded("RESOLVE", "Berlin Shops"), "rejected:not_in_history"),
+        (keyworded("RESOLVE", ""), "unparsable"),
+        ('{"name": "Pulse POS", "low_level_keywords": ["Lyon"], "high_level_keywords": ["retail"]}', "unparsable"),
+        (RuntimeError("down"), "llm_error"),
+    ],
+)
+def test_a_refused_name_or_a_failed_check_carries_no_keywords(answer, reason):
+    resolver = tuned(company_name="Helix", restate_references=False)
+    resolution = run(
+        resolver.resolve(turn(mode="mix", company="Helix"), llm=ScriptedLLM(replies={"reference": answer}))
+    )
+    assert resolution.fallback_reason == reason and not resolution.has_keywords and not resolution.changed
+
+
+def test_a_refused_name_whose_message_is_restated_carries_the_keywords_of_the_restatement():
+    llm = ScriptedLLM(replies={"reference": keyworded("RESOLVE", "Helix", query="Lyon shops using Orbit CRM")})
+    resolution = run(tuned(company_name="Helix").resolve(turn(mode="mix", company="Helix"), llm=llm))
+    assert resolution.rejected_reason == "company" and resolution.fallback_reason is None
+    assert resolution.query == f"Orbit CRM — {ASK}" and resolution.ll_keywords == ("Orbit CRM", "Lyon", "shops")
+
+
+def test_a_window_that_names_nothing_keeps_with_the_checks_keywords_in_graph_modes():
+    nothing = (HISTORY[0],)
+    llm = ScriptedLLM(replies={"reference": keyworded("KEEP", ll=("Lyon", "shops"))})
+    resolution = run(Resolver().resolve(turn(mode="mix", history=nothing), llm=llm))
+    assert (
+        resolution.decision == "keep"
+        and resolution.fallback_reason is None
+        and resolution.ll_keywords == ("Lyon", "shops")
+    )
+    llm = ScriptedLLM(replies={"reference": keyworded("RESOLVE", "Pulse POS", query="NONE")})
+    resolution = run(tuned(restate_references=False).resolve(turn(mode="mix", history=nothing), llm=llm))
+    # Nothing named: whatever it decided, the visitor's words and the check's keywords (contract §5.3).
+    assert resolution.decision == "ambiguous" and resolution.entity is None and resolution.query == ASK
+    assert resolution.fallback_reason is None and resolution.ll_keywords == ("Lyon", "shops")
+
+
+def test_naive_mode_never_carries_keywords_whatever_the_answer_holds():
+    for answer in (keyworded("KEEP"), keyworded("RESOLVE", "Pulse POS"), keyworded("AMBIGUOUS", query=RESTATED)):
+        resolution = run(Resolver().resolve(turn(mode="naive"), llm=ScriptedLLM(replies={"reference": answer})))
+        assert not resolution.has_keywords
+    assert resolution.restatement == RESTATED  # the restatement is used in every mode
 
 
 # ---- on a real LightRAG -----------------------------------------------------------------------------
@@ -103,24 +360,24 @@ def extraction(call):
 
 async def restated_on_a_real_lightrag(make_rag, mode: str, restatement: str) -> tuple[ScriptedLLM, dict]:
     """One ambiguous follow-up restated as ``restatement`` on a real LightRAG: the model and the resolution record."""
-    llm = ScriptedLLM(replies={"reference": "AMBIGUOUS", "restatement": restatement, "lightrag_keywords": extraction})
+    answer = keyworded("AMBIGUOUS", query=restatement, ll=("Lyon", "shops"))
+    llm = ScriptedLLM(replies={"reference": answer, "lightrag_keywords": extraction})
     rag = await make_rag(llm, resolver=ResolverConfig())
     caller = QueryParam(mode=mode, conversation_history=[m.__dict__ for m in HISTORY], enable_rerank=False)
     before = copy.deepcopy(caller)
     result = await rag.aquery_data(ASK, caller)
     assert caller == before
-    return llm, result["metadata"]["resolution"]
+    return llm, {**result["metadata"]["resolution"], "searched_with": result["metadata"].get("keywords")}
 
 
 @pytest.mark.parametrize("mode", ["naive", "mix"])
-async def test_a_restated_follow_up_retrieves_once_more_on_a_real_lightrag(make_rag, mode):
+async def test_a_restated_follow_up_costs_one_model_call_on_a_real_lightrag(make_rag, mode):
     llm, resolution = await restated_on_a_real_lightrag(make_rag, mode, RESTATED)
     assert resolution["query"] == f"{ASK} — {RESTATED}" and resolution["restatement"] == RESTATED
-    if mode == "mix":  # LightRAG's keywords for the visitor's words are reused: no second extraction
-        assert llm.roles().count("lightrag_keywords") == 1
-        assert resolution["ll_keywords"][:2] == ["Pulse POS", "Orbit CRM"]
-    else:
-        assert "lightrag_keywords" not in llm.roles()
+    assert llm.roles() == ["reference"]  # neither a restatement call nor LightRAG's extraction
+    if mode == "mix":
+        assert resolution["ll_keywords"] == ["Pulse POS", "Orbit CRM", "Lyon", "shops"]
+        assert resolution["searched_with"]["low_level"] == resolution["ll_keywords"]
 
 
 @pytest.mark.parametrize("mode", ["naive", "mix"])
@@ -129,6 +386,6 @@ async def test_a_restatement_that_finds_one_name_retrieves_like_a_named_check_on
     llm, resolution = await restated_on_a_real_lightrag(make_rag, mode, found)
     assert resolution["query"] == f"Orbit CRM — {ASK}" and resolution["restatement"] == found
     assert resolution["decision"] == "ambiguous" and resolution["entity"] is None  # the check's own record stays
+    assert llm.roles() == ["reference"]
     if mode == "mix":
-        assert llm.roles().count("lightrag_keywords") == 1
         assert resolution["ll_keywords"][0] == "Orbit CRM"

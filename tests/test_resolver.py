@@ -9,7 +9,7 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from fakes import ScriptedLLM, keyword_json
+from fakes import ScriptedLLM, keyword_json, reference_json
 from lightrag_resolve import Message, Resolution, Resolver, ResolverConfig, Turn
 from lightrag_resolve._conversation import recent_messages
 from lightrag_resolve._enforce import append_context, contains_phrase, is_prompt_format, is_scaffold
@@ -216,7 +216,7 @@ def test_a_window_that_names_one_candidate_is_resolved_to_it_without_a_call():
         assert resolution.candidates == ("Pulse POS",)
     # The same guards as for a name the model proposed: a message that already names it keeps its words.
     named = "Which retailers run Pulse POS, and since when have they had it?"
-    llm = ScriptedLLM(replies={"reference": "KEEP", "restatement": "Pulse POS retail customers"})
+    llm = ScriptedLLM(replies={"reference": reference_json("AMBIGUOUS", query="Pulse POS retail customers")})
     kept = run(Resolver(ResolverConfig(company_name="Helix")).resolve(turn(named, history=history), llm=llm))
     assert kept.rejected_reason == "already_named" and kept.query == named and llm.calls == []
     # With the switch on, the model decides as before.
@@ -230,23 +230,54 @@ def test_a_window_that_names_one_candidate_is_resolved_to_it_without_a_call():
     assert doubted.decision == "ambiguous" and llm.roles()[0] == "reference"
 
 
-def test_a_window_that_names_nothing_spends_no_reference_call():
-    history = (Message(role="assistant", content="happy to help with anything else you need today."),)
-    llm = ScriptedLLM(replies={"reference": "RESOLVE: anything"})
-    # The message still points back: it is restated (contract §5.9), here to NONE, so nothing changes.
-    resolution = run(Resolver().resolve(turn("Which retailers already run it?", history=history), llm=llm))
-    assert resolution.fallback_reason == "no_candidates" and resolution.decision == "ambiguous"
-    assert llm.roles() == ["restatement"] and not resolution.changed
+NOTHING_NAMED = (Message(role="assistant", content="happy to help with anything else you need today."),)
+"""A window that names nothing the message could point at."""
+
+
+@pytest.mark.parametrize("mode", ["naive", "mix"])
+def test_a_window_that_names_nothing_is_asked_once_and_restated_from_the_same_answer(mode):
+    ask = "Which retailers already run it?"
+    answer = reference_json("AMBIGUOUS", query="retailers running the happy help service")
+    llm = ScriptedLLM(replies={"reference": answer})
+    resolution = run(Resolver().resolve(turn(ask, mode, NOTHING_NAMED), llm=llm))
+    assert llm.roles() == ["reference"]  # the check's one call holds the restatement (contract §5.9)
+    assert resolution.query == f"{ask} — retailers running the happy help service Helix"
+    assert resolution.restatement == "retailers running the happy help service Helix"
+    assert resolution.decision == "ambiguous" and resolution.fallback_reason is None
+    # Whatever it decides, a window without candidates names nothing: only a KEEP is a KEEP.
+    for reply, reason in (("RESOLVE: anything", "no_candidates"), ("AMBIGUOUS", "no_candidates"), ("KEEP", "keep")):
+        llm = ScriptedLLM(replies={"reference": reply})
+        resolution = run(Resolver().resolve(turn(ask, mode, NOTHING_NAMED), llm=llm))
+        assert resolution.fallback_reason == reason and llm.roles() == ["reference"] and not resolution.changed
+        assert resolution.decision == ("keep" if reason == "keep" else "ambiguous") and resolution.entity is None
+
+
+def test_a_window_that_names_nothing_spends_no_call_in_naive_mode_without_the_restatement():
     unrestated = tuned(restate_references=False)
     llm = ScriptedLLM(replies={"reference": "RESOLVE: anything"})
-    resolution = run(unrestated.resolve(turn("Which retailers already run it?", history=history), llm=llm))
+    resolution = run(unrestated.resolve(turn("Which retailers already run it?", "naive", NOTHING_NAMED), llm=llm))
     assert resolution.fallback_reason == "no_candidates" and llm.calls == [] and not resolution.changed
+    # In a graph mode the call replaces LightRAG's keyword extraction: it is asked for the keywords.
+    llm = ScriptedLLM(replies={"reference": reference_json("KEEP", ll=["retailers"], hl=["customers"])})
+    resolution = run(unrestated.resolve(turn("Which retailers already run it?", "mix", NOTHING_NAMED), llm=llm))
+    assert llm.roles() == ["reference"] and resolution.decision == "keep" and resolution.fallback_reason is None
+    assert (resolution.ll_keywords, resolution.hl_keywords) == (("retailers",), ("customers",))
 
 
-def test_reference_timeout_is_its_own_knob():
+def test_the_reference_timeout_bounds_the_check_beside_naive_modes_search():
     llm = ScriptedLLM(delays={"reference": 30})
     resolver = Resolver(ResolverConfig(reference_timeout=0.05, timeout=60))
-    resolution = run(resolver.resolve(turn("Which retailers already run it?"), llm=llm))
+    resolution = run(resolver.resolve(turn("Which retailers already run it?", mode="naive"), llm=llm))
+    assert resolution.fallback_reason == "timeout" and resolution.decision == "error"
+
+
+@pytest.mark.parametrize("mode", ["local", "global", "hybrid", "mix"])
+def test_in_graph_modes_the_check_replacing_lightrags_extraction_is_bounded_by_the_resolver_timeout(mode):
+    slow = ScriptedLLM(replies={"reference": reference_json("KEEP")}, delays={"reference": 0.3})
+    patient = Resolver(ResolverConfig(reference_timeout=0.05, timeout=60))
+    assert run(patient.resolve(turn("Which retailers already run it?", mode=mode), llm=slow)).fallback_reason == "keep"
+    hurried = Resolver(ResolverConfig(reference_timeout=60, timeout=0.05))
+    resolution = run(hurried.resolve(turn("Which retailers already run it?", mode=mode), llm=slow))
     assert resolution.fallback_reason == "timeout" and resolution.decision == "error"
 
 
@@ -255,6 +286,24 @@ def test_reference_timeout_is_its_own_knob():
 @example("NONE", "Oui", "mix", [{"role": "assistant", "content": "Kadoro ou Magazio ?"}])  # the question stays
 @example("RESOLVE:A00000 A0000000000 A000", "\x1b", "local", [{"role": "user", "content": "A00000 A0000000000 A000"}])
 @example(":", "OK", "naive", [{"role": "assistant", "content": ":"}])  # the meaning already holds the question
+# The check's one JSON answer: a KEEP with its keywords, a KEEP its keywords name, a restatement, a restatement that
+# names one candidate.
+@example(
+    '{"decision": "KEEP", "name": "", "query": "", "low_level_keywords": ["shops"], "high_level_keywords": ["retail"]}',
+    "Which retailers already run it in their shops?", "mix", [{"role": "assistant", "content": "We sell Kadoro and Magazio."}],
+)
+@example(
+    '{"decision": "KEEP", "name": "", "query": "", "low_level_keywords": ["Kadoro"], "high_level_keywords": ["shops"]}',
+    "Which retailers already run it in their shops?", "mix", [{"role": "assistant", "content": "We sell Kadoro and Magazio."}],
+)
+@example(
+    '```json\n{"decision": "AMBIGUOUS", "name": "", "query": "retailers running Kadoro or Magazio"}\n```',
+    "Which retailers already run it in their shops?", "naive", [{"role": "assistant", "content": "We sell Kadoro and Magazio."}],
+)
+@example(
+    '{"decision": "AMBIGUOUS", "query": "retailers running Magazio", "ll_keywords": ["Magazio"], "hl_keywords": ["retail"]}',
+    "Which retailers already run it in their shops?", "hybrid", [{"role": "assistant", "content": "We sell Kadoro and Magazio."}],
+)
 def test_any_model_output_gives_a_lawful_resolution(output, query, mode, raw_history):
     config = ResolverConfig(company_name="Helix")
     the_turn = Turn(query=query, history=recent_messages(raw_history, 2), mode=mode, company_name="Helix")
@@ -285,14 +334,21 @@ def test_any_model_output_gives_a_lawful_resolution(output, query, mode, raw_his
         if resolution.path == "text":
             assert contains_phrase(meaning, "Helix")
     if resolution.path == "reference":
-        assert resolution.ll_keywords == ()
-        if resolution.changed:
+        # The check's keywords replace LightRAG's extraction only where LightRAG extracts: the graph modes.
+        assert not resolution.has_keywords or mode in {"local", "global", "hybrid", "mix"}
+        words = clean_single_line(query)  # one line without control characters (contract §5.3)
+        if resolution.query == query:
+            # Unchanged, or a KEEP (an AMBIGUOUS) that carries the check's keywords and is no fallback (§7).
+            assert resolution.changed == resolution.has_keywords
+        elif resolution.restatement is None:
             name = resolution.entity
-            # One line without control characters (contract §5.3): "\x1b" in the words is cleaned out.
-            assert name and resolution.query == f"{name} — {clean_single_line(query)}"
+            assert name and resolution.query == f"{name} — {words}"
             assert contains_phrase(the_turn.message_texts, name) and not contains_phrase(query, name)
-        else:
-            assert resolution.query == query
+        else:  # restated from the same answer (§5.9): the visitor's words stay, the restatement beside them
+            assert resolution.query in {f"{words} — {resolution.restatement}", *(
+                f"{name} — {words}" for name in the_turn.candidates.names if contains_phrase(resolution.restatement, name)
+            )}
+            assert len(resolution.restatement.split()) <= config.max_query_words + 1  # + the company's name
     if mode == "naive":
         assert resolution.ll_keywords == ()
     if not the_turn.history:
@@ -326,16 +382,21 @@ FORMAT_HISTORY = (
 
 @st.composite
 def format_answers(draw) -> dict[str, str]:
-    """Every resolver prompt answered in a prompt's own format; the keyword JSON's ``query`` and keywords too."""
+    """Every resolver prompt answered in a prompt's own format; the JSON answers' ``query`` and keywords too."""
     text = draw(prompt_format_text)
     grounded = draw(st.sampled_from(["Pulse POS", "Orbit CRM"]))
     keywords = draw(st.sampled_from([[grounded], [grounded, text]]))
     return {
         "text": text,
         "keywords": keyword_json(keywords, [draw(st.sampled_from(["pricing", text]))], query=draw(prompt_format_text)),
-        "reference": draw(st.sampled_from(["AMBIGUOUS", "RESOLVE: Pulse POS"])),
-        "restatement": draw(prompt_format_text),
-        "standalone": draw(prompt_format_text),
+        # The check's one answer: its restatement (the standalone question too) and its keywords in a prompt's format.
+        "reference": reference_json(
+            draw(st.sampled_from(["AMBIGUOUS", "RESOLVE", "KEEP"])),
+            name=draw(st.sampled_from(["", "Pulse POS"])),
+            query=draw(prompt_format_text),
+            ll=keywords,
+            hl=[draw(st.sampled_from(["pricing", text]))],
+        ),
     }
 
 

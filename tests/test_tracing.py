@@ -22,7 +22,7 @@ from opentelemetry.trace import StatusCode
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from fakes import ScriptedLLM, keyword_json
+from fakes import ScriptedLLM, keyword_json, reference_json
 from lightrag import QueryParam
 
 from lightrag_resolve import Message, Resolution, Resolver, ResolverConfig, ResolvingLightRAG, Turn
@@ -90,7 +90,7 @@ async def test_text_path_records_the_resolver_span(traced):
 
 @pytest.mark.parametrize("question", ["Which retailers already run Pulse POS?", "NONE"])
 async def test_reference_span_says_whether_a_standalone_question_was_fused(traced, question):
-    llm = ScriptedLLM(replies={"reference": "RESOLVE: Pulse POS", "standalone": question})
+    llm = ScriptedLLM(replies={"reference": reference_json("RESOLVE", "Pulse POS", query=question)})
     resolution = await resolve(traced, REFERENCE_QUERY, llm, fuse_standalone_question=True)
     fused = resolution.standalone_question is not None
     assert fused is (question != "NONE")
@@ -123,6 +123,27 @@ async def test_reference_span_records_the_decision(traced, reply, decision, chan
         assert "lightrag_resolve.entity" not in child_attrs
         assert "lightrag_resolve.resolved_query" not in child_attrs
     assert attrs(traced.one("lightrag_resolve.resolve"))["lightrag_resolve.decision"] == decision
+
+
+async def test_reference_span_records_a_keep_carrying_the_checks_keywords_as_changed_and_no_fallback(traced):
+    llm = ScriptedLLM(replies={"reference": reference_json("KEEP", ll=["enseignes", "commerce"], hl=["commerce"])})
+    resolution = await resolve(traced, REFERENCE_QUERY, llm)
+    assert resolution.decision == "keep" and resolution.has_keywords
+    for span in (traced.one("lightrag_resolve.reference"), traced.one("lightrag_resolve.resolve")):
+        span_attrs = attrs(span)
+        assert span_attrs["lightrag_resolve.decision"] == "keep" and span_attrs["lightrag_resolve.changed"] is True
+        assert "lightrag_resolve.fallback_reason" not in span_attrs
+        assert span_attrs["lightrag_resolve.keywords.ll_count"] == 2
+        assert span_attrs["lightrag_resolve.keywords.hl_count"] == 1
+        assert "lightrag_resolve.resolved_query" not in span_attrs  # the text is the visitor's
+
+
+async def test_reference_span_says_whether_the_answer_restated_the_message(traced):
+    restated = reference_json("AMBIGUOUS", query="enseignes équipées de Pulse POS")
+    for reply, flag in ((restated, True), ("AMBIGUOUS", False)):
+        traced.exporter.clear()
+        await resolve(traced, REFERENCE_QUERY, ScriptedLLM(replies={"reference": reply}), mode="naive")
+        assert attrs(traced.one("lightrag_resolve.reference"))["lightrag_resolve.restated"] is flag
 
 
 @pytest.mark.parametrize(
@@ -481,7 +502,7 @@ def retrievals(traced: Traced) -> dict[str, ReadableSpan]:
 async def test_resolved_reference_shows_the_cancelled_speculative_branch(traced, traced_rag):
     llm = ScriptedLLM(replies={"reference": "RESOLVE: Pulse POS"})
     rag = await traced_rag(llm)
-    result = await rag.aquery_data(REFERENCE_QUERY, QueryParam(mode="mix", conversation_history=conversation()))
+    result = await rag.aquery_data(REFERENCE_QUERY, QueryParam(mode="naive", conversation_history=conversation()))
     assert result["metadata"]["resolution"]["decision"] == "resolve"
     parent = traced.one("lightrag_resolve.resolve")
     check = traced.one("lightrag_resolve.reference")
@@ -499,12 +520,21 @@ async def test_resolved_reference_shows_the_cancelled_speculative_branch(traced,
 @pytest.mark.parametrize("reply", ["KEEP", "AMBIGUOUS", RuntimeError("model down")])
 async def test_kept_reference_uses_the_speculative_branch(traced, traced_rag, reply):
     rag = await traced_rag(ScriptedLLM(replies={"reference": reply}))
-    await rag.aquery_llm(REFERENCE_QUERY, QueryParam(mode="hybrid", conversation_history=conversation()))
+    await rag.aquery_llm(REFERENCE_QUERY, QueryParam(mode="naive", conversation_history=conversation()))
     branches = retrievals(traced)
     assert set(branches) == {"speculative"}
     assert attrs(branches["speculative"])["lightrag_resolve.outcome"] == "used"
     assert is_child(branches["speculative"], traced.one("lightrag_resolve.resolve"))
     assert "lightrag_resolve.fallback_reason" in attrs(traced.one("lightrag_resolve.reference"))
+
+
+@pytest.mark.parametrize("reply", ["RESOLVE: Pulse POS", "KEEP", reference_json("KEEP", ll=["Pulse POS"], hl=["commerce"])])
+@pytest.mark.parametrize("mode", ["local", "global", "hybrid", "mix"])
+async def test_a_graph_mode_reference_is_checked_before_its_one_search_with_no_branch_spans(traced, traced_rag, mode, reply):
+    rag = await traced_rag(ScriptedLLM(replies={"reference": reply}))
+    await rag.aquery_data(REFERENCE_QUERY, QueryParam(mode=mode, conversation_history=conversation()))
+    assert traced.names() == ["lightrag_resolve.reference", "lightrag_resolve.resolve"]
+    assert is_child(traced.one("lightrag_resolve.reference"), traced.one("lightrag_resolve.resolve"))
 
 
 async def test_lightrag_own_llm_gives_model_and_provider(traced, traced_rag):
@@ -556,15 +586,23 @@ async def test_a_failing_retrieval_marks_the_query_span(traced, traced_rag, monk
     assert not any("Santé" in value for value in string_values(traced))
 
 
-async def test_a_cancelled_query_ends_every_span(traced, traced_rag):
+@pytest.mark.parametrize(
+    ("mode", "spans"),
+    [
+        ("naive", ["lightrag_resolve.reference", "lightrag_resolve.resolve", "lightrag_resolve.retrieval"]),
+        ("mix", ["lightrag_resolve.reference", "lightrag_resolve.resolve"]),  # nothing searched before the check
+    ],
+)
+async def test_a_cancelled_query_ends_every_span(traced, traced_rag, mode, spans):
     rag = await traced_rag(ScriptedLLM(replies={"reference": "RESOLVE: Pulse POS"}, delays={"reference": 5.0}))
     query = asyncio.ensure_future(
-        rag.aquery_data(REFERENCE_QUERY, QueryParam(mode="mix", conversation_history=conversation()))
+        rag.aquery_data(REFERENCE_QUERY, QueryParam(mode=mode, conversation_history=conversation()))
     )
     await asyncio.sleep(0.2)
     query.cancel()
     with pytest.raises(asyncio.CancelledError):
         await query
-    assert traced.names() == ["lightrag_resolve.reference", "lightrag_resolve.resolve", "lightrag_resolve.retrieval"]
-    assert attrs(traced.one("lightrag_resolve.retrieval"))["lightrag_resolve.outcome"] == "cancelled"
+    assert traced.names() == spans
+    if mode == "naive":
+        assert attrs(traced.one("lightrag_resolve.retrieval"))["lightrag_resolve.outcome"] == "cancelled"
     assert attrs(traced.one("lightrag_resolve.resolve"))["error.type"] == "CancelledError"

@@ -125,7 +125,8 @@ def restated(checked: Resolution, turn: Turn, output: Any, *, max_words: int, ma
     if refused:
         logger.debug("restatement refused: the check refuses %s", ", ".join(refused))
         return checked
-    name = restated_name(query, turn)
+    # Names are read from what the model wrote: the cut that makes room for the company may halve one.
+    name = restated_name(answer_line(output), turn)
     text = name_with_message(turn.query, name) if name else append_meaning(turn.query, query)
     return replace(checked, query=text, fallback_reason=None, restatement=query)
 
@@ -157,7 +158,7 @@ def standalone_question(turn: Turn, output: Any, *, max_name_words: int) -> str 
         return None
     if line.casefold() == " ".join(turn.query.split()).casefold():
         return None
-    if unestablished_in(turn, line, messages=turn.conversation_texts):
+    if unestablished_in(turn, line):
         return None
     if refused_mentions(turn, line, max_name_words=max_name_words):
         return None

@@ -12,7 +12,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parents[1]))
 
-from fakes import ScriptedLLM, keyword_json
+from fakes import ScriptedLLM, keyword_json, reference_json
 from openai_server import fake_chat_server
 
 from lightrag_resolve.cli import main
@@ -151,24 +151,31 @@ def test_the_command_is_listed(capsys):
 def test_end_to_end_against_an_openai_compatible_server(tmp_path, capsys, monkeypatch):
     """The real adapter and client, on a fake server on 127.0.0.1; the key comes from the environment."""
     turn = {"query": "Quelles enseignes l'ont déjà installé ?", "history": HISTORY, "mode": "hybrid"}
-    with fake_chat_server({"reference": "RESOLVE: Pulse POS"}) as server:
+    answer = reference_json("RESOLVE", "Pulse POS", ll=["enseignes"], hl=["commerce"])
+    with fake_chat_server({"reference": answer}) as server:
         monkeypatch.setenv("OPENAI_API_KEY", "sk-from-env")
         code = main(["resolve", write(tmp_path, turn), "--model", "tiny", "--llm-base-url", server.base_url])
     assert code == 0
     result = json.loads(capsys.readouterr().out)
     assert result["decision"] == "resolve" and result["entity"] == "Pulse POS"
     assert result["query"] == "Pulse POS — Quelles enseignes l'ont déjà installé ?"
-    (request,) = server.requests
+    assert result["ll_keywords"] == ["Pulse POS", "enseignes"] and result["hl_keywords"] == ["commerce"]
+    (request,) = server.requests  # one call: the check, with the keywords of a graph mode
     assert request["authorization"] == "Bearer sk-from-env"
     assert request["body"]["model"] == "tiny"
+    schema = request["body"]["response_format"]["json_schema"]["schema"]
+    assert {"decision", "name", "query", "low_level_keywords", "high_level_keywords"} == set(schema["required"])
 
 
 
 # ---- the timeouts and the local model ----------------------------------------------------
 
 
-def test_the_reference_timeout_bounds_the_reference_check(tmp_path, capsys, monkeypatch):
-    """A check slower than --reference-timeout falls back with timeout; --timeout does not bound it."""
+@pytest.mark.parametrize(("mode", "bounding", "other"), [("naive", "--reference-timeout", "--timeout"), ("hybrid", "--timeout", "--reference-timeout")])
+def test_the_check_is_bounded_by_the_reference_timeout_beside_naive_search_and_by_the_timeout_in_graph_modes(
+    tmp_path, capsys, monkeypatch, mode, bounding, other
+):
+    """A check slower than its bound falls back with timeout; the other flag does not bound it."""
     import asyncio
 
     async def slow_check(prompt, system_prompt=None, **kwargs):  # a fake model: half a second per answer
@@ -176,10 +183,10 @@ def test_the_reference_timeout_bounds_the_reference_check(tmp_path, capsys, monk
         return "RESOLVE: Pulse POS"
 
     monkeypatch.setattr(resolve_command, "openai_llm", lambda *a, **k: slow_check)
-    path = write(tmp_path, {"query": "Quelles enseignes l'ont déjà installé ?", "history": HISTORY, "mode": "hybrid"})
-    assert main(["resolve", path, "--model", "m", "--timeout", "30", "--reference-timeout", "0.1"]) == 0
+    path = write(tmp_path, {"query": "Quelles enseignes l'ont déjà installé ?", "history": HISTORY, "mode": mode})
+    assert main(["resolve", path, "--model", "m", other, "30", bounding, "0.1"]) == 0
     assert json.loads(capsys.readouterr().out)["fallback_reason"] == "timeout"
-    assert main(["resolve", path, "--model", "m", "--reference-timeout", "5"]) == 0
+    assert main(["resolve", path, "--model", "m", other, "0.1", bounding, "5"]) == 0
     assert json.loads(capsys.readouterr().out)["entity"] == "Pulse POS"
 
 

@@ -1,4 +1,4 @@
-"""Both lists or neither, capped, grounded, LightRAG's own reused (``_enforce.keywords``, contract §5.2, §5.4, §7)."""
+"""Both lists or neither, capped, grounded, the check's own carried (``_enforce.keywords``, contract §5.2, §5.4, §7)."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from lightrag_resolve import Resolution, Resolver, Turn
 from lightrag_resolve._clean_text import normalize_for_compare
 from lightrag_resolve._enforce import (
     LightRAGKeywords,
+    check_keywords,
     clean_keywords,
     contains_phrase,
     enforce_keywords,
@@ -192,3 +193,102 @@ def test_a_restated_reference_reuses_lightrags_keywords_led_by_the_names_it_hold
     assert bare.ll_keywords == ("shops", "Lyon") and bare.hl_keywords == ("retail adoption",)
     no_hl = LightRAGKeywords(hl_keywords=(), ll_keywords=("shops",))
     assert not reuse_keywords(resolution, no_hl, max_ll=5, max_hl=3).has_keywords  # both lists or none
+
+
+# ---- the reference check's own keywords (§7, issue 29) -----------------------------------------------
+
+KEPT = Resolution(query=ASK, original_query=ASK, mode="mix", path="reference", decision="keep", fallback_reason="keep")
+CHECK_LL, CHECK_HL = ("retailers", "shops"), ("retail",)
+
+
+def carried(resolution: Resolution, ll=CHECK_LL, hl=CHECK_HL, *, max_ll: int = 5, max_hl: int = 3) -> Resolution:
+    return check_keywords(resolution, ll_keywords=ll, hl_keywords=hl, max_ll=max_ll, max_hl=max_hl)
+
+
+def test_a_kept_ambiguous_or_unnamed_check_carries_its_keywords_and_is_no_longer_a_fallback():
+    for reason, decision in (("keep", "keep"), ("ambiguous", "ambiguous"), ("no_candidates", "ambiguous")):
+        checked = replace(KEPT, decision=decision, fallback_reason=reason)
+        after = carried(checked)
+        assert after.fallback_reason is None and after.decision == decision and after.changed
+        assert (after.ll_keywords, after.hl_keywords) == (CHECK_LL, CHECK_HL)
+        assert after.query == after.original_query == ASK  # the visitor's words, searched with the check's keywords
+        assert after == replace(checked, fallback_reason=None, ll_keywords=CHECK_LL, hl_keywords=CHECK_HL)
+
+
+def test_a_resolved_check_leads_its_keywords_with_the_name():
+    after = carried(RESOLVED, ll=("retailers", "Pulse POS", "shops"))
+    assert after.ll_keywords == ("Pulse POS", "retailers", "shops") and after.hl_keywords == CHECK_HL
+    assert after.query == RESOLVED.query and after.entity == "Pulse POS" and after.fallback_reason is None
+
+
+def test_a_restated_check_leads_its_keywords_with_the_names_its_restatement_holds():
+    restated = replace(
+        RESOLVED,
+        query=f"{ASK} — {RESTATED}",
+        decision="ambiguous",
+        entity=None,
+        candidates=("Pulse POS", "Orbit CRM", "Stripe"),
+        restatement=RESTATED,
+    )
+    assert carried(restated).ll_keywords == ("Pulse POS", "Orbit CRM", "retailers", "shops")
+
+
+def test_a_refused_name_a_failed_check_and_other_paths_carry_nothing():
+    refused = replace(KEPT, decision="resolve", fallback_reason="rejected:company", rejected_reason="company")
+    failures = [
+        replace(KEPT, decision="error", fallback_reason=reason) for reason in ("llm_error", "timeout", "unparsable")
+    ]
+    short_reply = replace(KEPT, path="text", decision=None, fallback_reason="empty")
+    for resolution in (refused, *failures, short_reply):
+        assert carried(resolution) is resolution  # LightRAG then extracts its own
+
+
+def test_a_check_whose_keyword_lists_are_not_both_usable_carries_nothing():
+    for ll, hl in (((), CHECK_HL), (CHECK_LL, ()), (("NONE", " "), CHECK_HL), (CHECK_LL, ("none",))):
+        assert carried(KEPT, ll, hl) is KEPT
+    for hl in ((), ("none",)):
+        assert carried(RESOLVED, CHECK_LL, hl) is RESOLVED
+    # A resolved name is a low-level keyword of its own.
+    assert carried(RESOLVED, (), CHECK_HL).ll_keywords == ("Pulse POS",)
+
+
+def test_keywords_already_on_the_resolution_are_not_replaced():
+    held = replace(RESOLVED, ll_keywords=("Pulse POS",), hl_keywords=("terminal",))
+    assert carried(held) is held
+
+
+def test_the_checks_keywords_are_capped_with_the_name_counted():
+    after = carried(RESOLVED, ll=("a", "b", "c"), hl=("x", "y", "z"), max_ll=2, max_hl=1)
+    assert after.ll_keywords == ("Pulse POS", "a") and after.hl_keywords == ("x",)
+    assert carried(KEPT, ll=("a", "b", "c"), hl=("x", "y"), max_ll=2, max_hl=1).ll_keywords == ("a", "b")
+
+
+@given(
+    resolution=st.sampled_from(
+        [
+            KEPT,
+            replace(KEPT, decision="ambiguous", fallback_reason="ambiguous"),
+            replace(KEPT, decision="ambiguous", fallback_reason="no_candidates"),
+            replace(KEPT, decision="error", fallback_reason="timeout"),
+            replace(KEPT, decision="resolve", fallback_reason="rejected:too_long", rejected_reason="too_long"),
+            RESOLVED,
+        ]
+    ),
+    ll=extracted_keywords,
+    hl=extracted_keywords,
+    max_ll=keyword_caps,
+    max_hl=keyword_caps,
+)
+def test_a_checks_keywords_are_both_or_neither_capped_unique_and_never_change_its_text(
+    resolution, ll, hl, max_ll, max_hl
+):
+    after = carried(resolution, ll, hl, max_ll=max_ll, max_hl=max_hl)
+    assert after.query == resolution.query and after.decision == resolution.decision
+    if after is resolution:
+        return
+    assert after.has_keywords and after.fallback_reason is None and after.changed
+    assert resolution.fallback_reason in (None, "keep", "ambiguous", "no_candidates")
+    assert len(after.ll_keywords) <= max_ll and len(after.hl_keywords) <= max_hl
+    for keywords in (after.ll_keywords, after.hl_keywords):
+        keys = [normalize_for_compare(k) for k in keywords]
+        assert all(keys) and len(keys) == len(set(keys))

@@ -16,7 +16,7 @@ from conversations import RESTATED
 from conversations import SHOPS as HISTORY
 from conversations import SHOPS_ASK as ASK
 from conversations import shops_turn as turn
-from fakes import ScriptedLLM
+from fakes import ScriptedLLM, reference_json
 from lightrag_resolve import Message, Resolution, Turn
 from lightrag_resolve._clean_text import MAX_QUERY_CHARS
 from lightrag_resolve._enforce import (
@@ -102,6 +102,13 @@ def test_a_restatement_naming_one_candidate_leads_with_it():
 
 def test_a_restatement_naming_both_candidates_leads_with_neither():
     assert restated_name(RESTATED, turn()) is None
+
+
+def test_a_restatement_cut_to_make_room_for_the_company_never_leads_with_one_of_the_two_names_it_gave():
+    asked = turn(company="Helix")
+    assert len(RESTATED.split()) == 8  # the cap: the company's name does not fit beside it
+    after = restated(checked("ambiguous"), asked, RESTATED, max_words=8, max_name_words=6)
+    assert not after.query.startswith("Pulse POS — ")
 
 
 def test_a_candidate_inside_a_longer_one_is_the_same_mention():
@@ -268,7 +275,7 @@ def test_a_restatement_leading_with_a_name_the_check_refused_is_refused():
 
 def test_the_turn_never_retrieves_a_name_its_record_says_was_refused():
     asked = long_name_turn()
-    replies = {"reference": f"RESOLVE: {LONG_NAME}", "restatement": f"{LONG_NAME} shops"}
+    replies = {"reference": reference_json("RESOLVE", LONG_NAME, query=f"{LONG_NAME} shops")}
     resolver = tuned(check_sole_candidate=True)
     resolution = asyncio.run(resolver.resolve(asked, llm=ScriptedLLM(replies=replies)))
     assert resolution.rejected_reason == "too_long" and resolution.query == asked.query

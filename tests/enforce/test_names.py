@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from conversations import OFFER, OPTIONS, SHOPS, SHOPS_ASK
-from fakes import ScriptedLLM
+from fakes import ScriptedLLM, reference_json
 from lightrag_resolve import Message, Resolver, Turn
 from lightrag_resolve._candidates import collect_candidates
 from lightrag_resolve._clean_text import ELIDED_WORDS, clean_single_line, without_elision, without_possessive
@@ -198,10 +198,11 @@ def test_only_an_elided_article_pronoun_or_preposition_is_taken_off(word, bare):
 
 def test_a_restatement_or_question_inventing_a_name_after_an_elision_is_refused():
     turn = Turn(query="Combien coûte-t-il pour une boutique ?", history=BOUTIQUES, mode="naive")
-    replies = {"reference": "AMBIGUOUS", "restatement": "prix d'Zorblax pour boutique"}
+    replies = {"reference": reference_json("AMBIGUOUS", query="prix d'Zorblax pour boutique")}
     resolution = asyncio.run(Resolver().resolve(turn, llm=ScriptedLLM(replies=replies)))
     assert resolution.restatement is None and not resolution.changed
     resolver = tuned(fuse_standalone_question=True)
-    replies = {"reference": "RESOLVE: Orbit CRM", "standalone": "Combien coûte l\u2019Zorblax pour une boutique ?"}
+    question = "Combien coûte l\u2019Zorblax pour une boutique ?"
+    replies = {"reference": reference_json("RESOLVE", "Orbit CRM", query=question)}
     resolution = asyncio.run(resolver.resolve(turn, llm=ScriptedLLM(replies=replies)))
     assert resolution.entity == "Orbit CRM" and resolution.standalone_question is None
