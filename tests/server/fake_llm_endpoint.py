@@ -186,7 +186,8 @@ UNRESOLVABLE = "Tell me a joke."
 """A conversation opener after which the scripted resolver answers NONE."""
 
 
-def _lightrag_keywords(user: str) -> str:
+def lightrag_keywords(user: str) -> str:
+    """LightRAG's own keyword extraction, faked: the visitor's query, whole, as both kinds of keyword."""
     match = re.search(r"User Query:\s*(.+)", user)
     words = (match.group(1) if match else "").strip().strip('"') or "query"
     return keyword_json([words], [words])
@@ -206,5 +207,5 @@ def kb_script(role: str, system: str, user: str) -> str:
     if role == "text":
         return "NONE"
     if role == "lightrag_keywords":
-        return _lightrag_keywords(user)
+        return lightrag_keywords(user)
     return "An answer from the context."

@@ -189,12 +189,12 @@ def test_served_models_are_named_where_lightrag_names_its_bindings():
 def test_the_splash_screen_and_health_read_the_served_names_after_lightrag_built_the_app():
     import argparse
 
-    from lightrag_resolve.server._seam import _describing_app, _describing_splash
+    from lightrag_resolve.server._seam import _describing_splash, _serving_app
 
     args = argparse.Namespace(llm_binding="ollama", llm_binding_host="http://localhost:11434", top_k=10)
     bindings = {"llm_binding": "lightrag-resolve", "llm_binding_host": "in-process"}
     built_with: list[str] = []
-    create_app = _describing_app(lambda given: built_with.append(given.llm_binding) or "app", bindings)
+    create_app = _serving_app(lambda given: built_with.append(given.llm_binding) or "app", bindings)
     shown: list[argparse.Namespace] = []
     splash = _describing_splash(shown.append, bindings)
 
