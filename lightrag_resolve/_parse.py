@@ -44,6 +44,9 @@ class KeywordAnswer:
 class ReferenceAnswer:
     """The reference check's answer: a decision and, for RESOLVE, a name (contract §5.3).
 
+    A JSON answer keeps its ``name`` with any decision: a KEEP that names a
+    candidate said what its decision did not (``_references``).
+
     From the JSON answer also, as the model gave them (cleaned later): the
     message restated as a search query (``restatement_raw``, §5.9) and the
     keywords LightRAG needs for the message as resolved (``ll_raw``,
@@ -114,6 +117,8 @@ def parse_reference_answer(output: str) -> ReferenceAnswer | None:
         return None
     decision = match.group(1).lower()
     if decision != "resolve":
-        return ReferenceAnswer(decision=decision, **extra)  # type: ignore[arg-type]
+        # A JSON answer's name is kept whatever its decision: it may say what the decision did not (§5.3).
+        named = match.group(2).strip().strip("_").strip() if obj is not None else ""
+        return ReferenceAnswer(decision=decision, name=named or None, **extra)  # type: ignore[arg-type]
     name = match.group(2).strip().strip("_").strip()
     return ReferenceAnswer(decision="resolve", name=name, **extra) if name else None

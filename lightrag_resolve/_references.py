@@ -59,8 +59,8 @@ async def check_reference(resolver: Resolver, turn: Turn, llm: LLMFunc, *, model
     if tuning.restate_references and needs_restatement(checked, proposed=proposed):
         max_words = resolver.config.max_query_words
         checked = restated(checked, turn, restatement, max_words=max_words, max_name_words=tuning.max_name_words)
+    checked = _named_by_answer(resolver, turn, checked, answer)
     if wants_keywords(turn):
-        checked = _named_by_keywords(resolver, turn, checked, answer)
         checked = _with_keywords(resolver, turn, checked, answer)
     if tuning.fuse_standalone_question and checked.query != checked.original_query:
         question = standalone_question(turn, restatement, max_name_words=tuning.max_name_words)
@@ -69,28 +69,35 @@ async def check_reference(resolver: Resolver, turn: Turn, llm: LLMFunc, *, model
     return checked
 
 
-def _named_by_keywords(resolver: Resolver, turn: Turn, checked: Resolution, answer: ReferenceAnswer) -> Resolution:
-    """A kept follow-up whose keywords name exactly one candidate the message lacks, led by that name (§5.3).
+def _named_by_answer(resolver: Resolver, turn: Turn, checked: Resolution, answer: ReferenceAnswer) -> Resolution:
+    """A kept follow-up whose answer names one candidate the message lacks, led by that name (§5.3).
 
-    Asked for keywords in the same call, the small model often answers KEEP
-    for a message that points back and then writes the name it points at
-    among the keywords ("Is there a monthly limit on it?" → KEEP,
-    ``["SignaFlow", "monthly limit"]``). Its keywords then say what the
-    decision did not, as a restatement naming one candidate does (§5.9,
-    ``restated_name``): the name goes through the acceptance of any proposed
-    name. Two or more such names, or none, leave the outcome as it is.
+    Asked for the search's needs in the same call, the small model often
+    answers KEEP for a message that points back while naming what it points
+    at elsewhere in the same answer: in ``name`` ("Do we have to pay for
+    it?" → KEEP, ``"name": "Kadoro Express"``), or among its low-level keywords
+    ("Is there a monthly limit on it?" → KEEP, ``["SignaFlow", "monthly
+    limit"]``). The answer then says what its decision did not, as a
+    restatement naming one candidate does (§5.9, ``restated_name``): the name
+    goes through the acceptance of any proposed name. ``name`` speaks first;
+    keywords that name two candidates or none, or fail their checks, leave
+    the outcome as it is.
     """
     if checked.fallback_reason not in ("keep", "ambiguous"):
         return checked
-    config = resolver.config
-    outcome = enforce_keywords(
-        answer.ll_raw, answer.hl_raw, max_ll=config.max_ll_keywords, max_hl=config.max_hl_keywords
-    )
-    if outcome.fallback_reason is not None:  # a scaffold or half an answer names nothing either
-        return checked
-    keywords = " ; ".join(outcome.ll_keywords)
-    names = [name for name in turn.candidates.mentioned_in(keywords) if not contains_phrase(turn.query, name)]
-    if len(names) != 1:
+    names: list[str] = []
+    if isinstance(answer.name, str) and answer.name.strip():
+        names = [cut_gloss(turn.candidates.by_number(answer.name) or answer.name)]
+    elif wants_keywords(turn):  # keywords are asked in graph modes only
+        config = resolver.config
+        outcome = enforce_keywords(
+            answer.ll_raw, answer.hl_raw, max_ll=config.max_ll_keywords, max_hl=config.max_hl_keywords
+        )
+        if outcome.fallback_reason is not None:  # a scaffold or half an answer names nothing either
+            return checked
+        mentioned = turn.candidates.mentioned_in(" ; ".join(outcome.ll_keywords))
+        names = [name for name in mentioned if not contains_phrase(turn.query, name)]
+    if len(names) != 1 or contains_phrase(turn.query, names[0]):
         return checked
     resolved = _accepted(resolver, turn, replace(checked, fallback_reason=None, decision=None), names[0])
     return checked if resolved.fallback_reason is not None else resolved
