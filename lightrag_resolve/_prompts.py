@@ -48,6 +48,9 @@ REFERENCE_MAX_TOKENS = 64
 """The reference answer's budget without keywords: the decision, a name of at most 6 words and an 8-word query
 as the schema's JSON; in graph modes ``KEYWORD_MAX_TOKENS`` more for the keywords."""
 
+RESTATEMENT_MAX_CHARS = 64
+"""The reference answer's ``query`` under a schema: about the 8 words asked (``max_query_words``) that are kept."""
+
 ONE_LINE = ("\n",)
 """Where a one-line answer ends; the parsers read the first non-empty line only."""
 
@@ -178,7 +181,9 @@ def reference_schema(turn: Turn, *, keywords: tuple[int, int] | None = None) -> 
     properties: dict[str, Any] = {
         "decision": {"type": "string", "enum": ["RESOLVE", "KEEP", "AMBIGUOUS"]},
         "name": {"type": "string", "enum": [*turn.candidates.names, ""]},
-        "query": {"type": "string", "maxLength": 120},
+        # About 8 words: the restatement is cut to max_query_words anyway, and on a CPU every character the
+        # model writes costs time (the one-slot local model wrote 16 words here where none were asked).
+        "query": {"type": "string", "maxLength": RESTATEMENT_MAX_CHARS},
     }
     if keywords is not None:
         words = keyword_schema(max_ll=keywords[0], max_hl=keywords[1])["properties"]

@@ -12,6 +12,7 @@ from lightrag_resolve._prompts import (
     KEYWORD_MAX_TOKENS,
     ONE_LINE,
     REFERENCE_MAX_TOKENS,
+    RESTATEMENT_MAX_CHARS,
     keyword_prompt,
     keyword_schema,
     reference_prompt,
@@ -232,7 +233,10 @@ def test_the_reference_schema_allows_a_decision_only_a_candidate_or_no_name_and_
     assert schema["required"] == ["decision", "name", "query"] == list(schema["properties"])
     assert schema["properties"]["decision"] == {"type": "string", "enum": ["RESOLVE", "KEEP", "AMBIGUOUS"]}
     assert schema["properties"]["name"] == {"type": "string", "enum": ["Pulse POS", "Orbit CRM", ""]}
-    assert schema["properties"]["query"] == {"type": "string", "maxLength": 120}
+    assert (
+        schema["properties"]["query"] == {"type": "string", "maxLength": RESTATEMENT_MAX_CHARS}
+        and RESTATEMENT_MAX_CHARS == 64
+    )
     assert reference_schema(_turn("Is it free?", history=SHOPS[:1]))["properties"]["name"]["enum"] == [""]
 
 
