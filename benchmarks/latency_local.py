@@ -16,11 +16,11 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
-from latency_systems import COMPANY, Call, Delays, Embedding, System, load_kg
+from latency_systems import COMPANY, Call, Delays, Embedding, System, load_kg, resolver_systems
 from lightrag import LightRAG
 from lightrag.utils import EmbeddingFunc, Tokenizer
 
-from lightrag_resolve import Resolution, Resolver, ResolverConfig, ResolvingLightRAG, Turn
+from lightrag_resolve import Resolution, ResolverConfig, ResolvingLightRAG
 
 LIGHTRAG_KEYWORD_MARK = "expert keyword extractor"  # in LightRAG 1.5.7's keyword-extraction prompt
 
@@ -42,9 +42,9 @@ class LocalRoleLLM:
         self.__wrapped__ = llm  # the library reads the model's markers through it
 
     def _role(self, prompt: str, system_prompt: str | None) -> str:
-        for role in ("keywords", "reference", "restatement"):
-            if system_prompt == self.resolver_systems[role]:
-                return role
+        role = self.resolver_systems.get(system_prompt or "")
+        if role is not None:
+            return role
         return "lightrag_keywords" if LIGHTRAG_KEYWORD_MARK in prompt else "answer"
 
     async def __call__(
@@ -63,12 +63,12 @@ class LocalRoleLLM:
                 prompt, system_prompt=system_prompt, history_messages=history_messages, **kwargs
             )
         except asyncio.CancelledError:
-            call.outcome = "cancelled"
+            call.end("cancelled")
             raise
         except BaseException:
-            call.outcome = "done"
+            call.end("done")
             raise
-        call.outcome = "done"
+        call.end("done", len(self.tokenizer.encode(reply)) if isinstance(reply, str) else 0)
         return reply
 
     def __deepcopy__(self, memo: dict[int, Any]) -> LocalRoleLLM:
@@ -94,8 +94,7 @@ class LocalEmbedding(Embedding):
 
     async def __call__(self, texts: list[str], context: str | None = None, **kwargs: Any) -> Any:
         if context == "query":
-            self.query_batches += 1
-            self.last_query_at = time.perf_counter()
+            self.queries.append(time.perf_counter())
         return await self.inner(list(texts), context=context, **kwargs)
 
 
@@ -121,14 +120,7 @@ async def build_local_system(name: str, parts: LocalParts, workdir: str, timeout
     """``plain`` (LightRAG) or ``library`` (ResolvingLightRAG) on the shared local model."""
     resolutions: list[Resolution] = []
     config = ResolverConfig(company_name=COMPANY, on_resolution=resolutions.append, **timeouts)
-    probe = Turn(query="", history=(), mode="mix", company_name=COMPANY)
-    resolver = Resolver(config)
-    systems = {
-        "keywords": resolver.keyword_prompt(probe).system,
-        "reference": resolver.reference_prompt(probe).system,
-        "restatement": resolver.restatement_prompt(probe).system,
-    }
-    llm = LocalRoleLLM(parts.llm, parts.tokenizer, systems)
+    llm = LocalRoleLLM(parts.llm, parts.tokenizer, resolver_systems(config))
     embedding = LocalEmbedding(parts.embedding.func)
     kwargs: dict[str, Any] = {
         "working_dir": workdir,

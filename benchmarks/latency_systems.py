@@ -2,7 +2,8 @@
 
 Only the public API of ``lightrag_resolve`` is used. The LLM is simulated: it
 sleeps a fixed time per role and answers from a script, so what is timed is
-the orchestration, never a model.
+the orchestration, never a model. Every turn class runs in each retrieval mode
+measured (``mix``, a graph mode, and ``naive``).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ KG_FILE = Path(__file__).with_name("latency_kg.json")
 COMPANY = "Helix"
 SYSTEMS = ("plain", "library", "serial")
 APIS = ("aquery", "aquery_data")
+MODES = ("mix", "naive")  # a graph mode, where LightRAG extracts keywords first, and the one where it does not
 SERIAL_MAX_WORDS = 12  # the PR's QUERY_REWRITE_WORD_THRESHOLD
 SERIAL_HISTORY_MESSAGES = 4  # the PR's two turn-pairs
 EMBEDDING_DIM = 256
@@ -47,8 +49,8 @@ class Delays:
     """Simulated model time per role, in milliseconds."""
 
     keyword_ms: float = 500  # LightRAG's own keyword extraction
-    resolver_ms: float = 300  # the resolver's keyword call, its restatement, and the serial baseline's rewrite
-    reference_ms: float = 400  # the reference check
+    resolver_ms: float = 300  # the resolver's short-reply call (keywords or text) and the serial baseline's rewrite
+    reference_ms: float = 400  # the reference check: its one JSON answer (with LightRAG's keywords in graph modes)
     answer_ms: float = 800  # LightRAG's answer
 
 
@@ -57,16 +59,47 @@ class Call:
     role: str
     prompt_tokens: int
     started_at: float = field(default_factory=time.perf_counter)
+    ended_at: float | None = None
     outcome: str = "running"  # then "done" or "cancelled"
+    answer_tokens: int = 0  # what the model wrote: on a CPU, generation costs more per token than reading
+
+    def end(self, outcome: str, answer_tokens: int = 0) -> None:
+        self.ended_at = time.perf_counter()
+        self.outcome = outcome
+        self.answer_tokens = answer_tokens
+
+
+RESOLVER_ROLES = ("keywords", "text", "reference")
+"""The library's own calls: a short reply's keywords (graph modes) or text (``naive``), and the reference check."""
+
+
+def resolver_systems(config: ResolverConfig) -> dict[str, str]:
+    """Each system prompt the public ``Resolver`` builds, in every mode measured, and the role it belongs to.
+
+    The reference check's prompt differs by mode (it asks for LightRAG's
+    keywords in graph modes only), so each mode's is listed.
+    """
+    resolver = Resolver(config)
+    prompts = {
+        "keywords": resolver.keyword_prompt,
+        "text": resolver.text_prompt,
+        "reference": resolver.reference_prompt,
+    }
+    systems: dict[str, str] = {}
+    for mode in MODES:
+        probe = Turn(query="", history=(), mode=mode, company_name=config.company_name)
+        for role in RESOLVER_ROLES:
+            systems[prompts[role](probe).system] = role
+    return systems
 
 
 class SimulatedLLM:
     """A sleep-based stand-in for a model, with LightRAG's LLM signature.
 
     Roles: ``lightrag_keywords`` (LightRAG's keyword extraction), ``keywords``,
-    ``reference`` and ``restatement`` (this library's resolver calls, told apart by their
-    system prompts, which the public ``Resolver`` builds), ``rewrite`` (the
-    serial baseline) and ``answer`` (LightRAG's query role). Every call is
+    ``text`` and ``reference`` (this library's resolver calls, told apart by
+    their system prompts, which the public ``Resolver`` builds), ``rewrite``
+    (the serial baseline) and ``answer`` (LightRAG's query role). Every call is
     recorded when it starts, so a call cancelled half-way still counts.
     """
 
@@ -82,7 +115,7 @@ class SimulatedLLM:
         return {
             "lightrag_keywords": d.keyword_ms,
             "keywords": d.resolver_ms,
-            "restatement": d.resolver_ms,
+            "text": d.resolver_ms,
             "rewrite": d.resolver_ms,
             "reference": d.reference_ms,
             "answer": d.answer_ms,
@@ -95,18 +128,18 @@ class SimulatedLLM:
         try:
             await asyncio.sleep(self._delay_ms(role) / 1000)
         except asyncio.CancelledError:
-            call.outcome = "cancelled"
+            call.end("cancelled")
             raise
-        call.outcome = "done"
+        call.end("done", len(self.tokenizer.encode(reply)))
         return reply
 
     async def keyword_role(
         self, prompt: str, system_prompt: str | None = None, history_messages: Any = None, **_: Any
     ) -> str:
         """LightRAG's keyword role, which the resolver also uses by default."""
-        for role in ("keywords", "reference", "restatement"):
-            if system_prompt == self.resolver_systems[role]:
-                return await self._call(role, prompt, system_prompt, history_messages, self.script[role])
+        role = self.resolver_systems.get(system_prompt or "")
+        if role is not None:
+            return await self._call(role, prompt, system_prompt, history_messages, self.script[role])
         return await self._call("lightrag_keywords", prompt, system_prompt, history_messages, extract_keywords(prompt))
 
     async def answer_role(
@@ -152,17 +185,15 @@ def embed_texts(texts: list[str]) -> np.ndarray:
 
 
 class Embedding:
-    """Embeds for real; on query embeddings (one batch per retrieval) sleeps ``sleep_s``, counts and timestamps."""
+    """Embeds for real; on query embeddings (one batch per retrieval) sleeps ``sleep_s`` and timestamps each."""
 
     def __init__(self) -> None:
         self.sleep_s = 0.0
-        self.query_batches = 0
-        self.last_query_at: float | None = None
+        self.queries: list[float] = []  # when each query embedding started, this turn
 
     async def __call__(self, texts: list[str], context: str | None = None, **_: Any) -> np.ndarray:
         if context == "query":
-            self.query_batches += 1
-            self.last_query_at = time.perf_counter()
+            self.queries.append(time.perf_counter())
             if self.sleep_s:
                 await asyncio.sleep(self.sleep_s)
         return embed_texts(list(texts))
@@ -195,6 +226,9 @@ def load_kg() -> dict[str, Any]:
 # ---- the turn classes -----------------------------------------------------------
 
 
+_CHECK_KEYWORDS = ("low_level_keywords", "high_level_keywords")
+
+
 @dataclass(frozen=True, kw_only=True)
 class TurnClass:
     """One kind of turn, with what each simulated role answers for it."""
@@ -202,23 +236,20 @@ class TurnClass:
     name: str
     message: str
     history: tuple[tuple[str, str], ...] = ()
-    keywords: str = "NONE"  # the resolver's keyword answer
-    reference: str = "KEEP"  # the reference check's answer
-    restatement: str = "NONE"  # the library's restatement of a follow-up the check could not name
+    keywords: str = "NONE"  # the resolver's keyword answer (a short reply, graph modes)
+    text: str = "NONE"  # the resolver's text answer (a short reply, naive)
+    # The reference check's JSON answer; its keywords are given only where the prompt asks (graph modes).
+    reference: dict[str, Any] = field(default_factory=lambda: {"decision": "KEEP", "name": "", "query": ""})
     rewrite: str = "UNCHANGED"  # the serial baseline's rewrite
 
-    def script(self) -> dict[str, str]:
-        """What the simulated model answers, by role, during this turn."""
-        return {
-            "keywords": self.keywords,
-            "reference": self.reference,
-            "restatement": self.restatement,
-            "rewrite": self.rewrite,
-        }
+    def script(self, mode: str) -> dict[str, str]:
+        """What the simulated model answers, by role, during this turn in ``mode``."""
+        check = {k: v for k, v in self.reference.items() if mode != "naive" or k not in _CHECK_KEYWORDS}
+        return {"keywords": self.keywords, "text": self.text, "reference": json.dumps(check), "rewrite": self.rewrite}
 
-    def param(self) -> QueryParam:
+    def param(self, mode: str) -> QueryParam:
         history = [{"role": role, "content": text} for role, text in self.history]
-        return QueryParam(mode="mix", conversation_history=history, stream=False, enable_rerank=False)
+        return QueryParam(mode=mode, conversation_history=history, stream=False, enable_rerank=False)
 
 
 _PULSE = (
@@ -246,14 +277,25 @@ TURN_CLASSES = (
         keywords=json.dumps(
             {"low_level_keywords": ["Offre Santé", "Vitalis"], "high_level_keywords": ["health sector offer"]}
         ),
+        text="Offre Santé Vitalis module",
         rewrite="Offre Santé Vitalis module for clinics",
     ),
     # Names its own subject, no word that points back: no reference check (contract §5.8).
     TurnClass(name="stands alone", message="How many offices does Helix have in France?", history=_PULSE),
-    # Points back ("they"), and the check keeps it.
+    # Points back ("they"), and the check keeps it, with the keywords for the visitor's words.
     TurnClass(
-        name="KEEP", message="How many offices does Helix have, and where are they?", history=_PULSE, reference="KEEP"
+        name="KEEP",
+        message="How many offices does Helix have, and where are they?",
+        history=_PULSE,
+        reference={
+            "decision": "KEEP",
+            "name": "",
+            "query": "",
+            "low_level_keywords": ["Helix", "offices"],
+            "high_level_keywords": ["office locations"],
+        },
     ),
+    # Points back at one of two products: the check names neither and restates the message.
     TurnClass(
         name="AMBIGUOUS",
         message="Which shops in Lyon already use it?",
@@ -261,15 +303,26 @@ TURN_CLASSES = (
             ("user", "What do you sell to shops?"),
             ("assistant", "For shops Helix sells Pulse POS and Orbit CRM, often together."),
         ),
-        reference="AMBIGUOUS",
-        restatement="Shops in Lyon using Pulse POS or Orbit CRM",
+        reference={
+            "decision": "AMBIGUOUS",
+            "name": "",
+            "query": "Shops in Lyon using Pulse POS or Orbit CRM",
+            "low_level_keywords": ["shops", "Lyon"],
+            "high_level_keywords": ["customer locations"],
+        },
         rewrite="Shops in Lyon using Pulse POS or Orbit CRM",
     ),
     TurnClass(
         name="RESOLVE",
         message="Which retailers already run it today?",
         history=_PULSE,
-        reference="RESOLVE: Pulse POS",
+        reference={
+            "decision": "RESOLVE",
+            "name": "Pulse POS",
+            "query": "",
+            "low_level_keywords": ["Pulse POS", "retailers"],
+            "high_level_keywords": ["customer references"],
+        },
         rewrite="Retailers running Pulse POS",
     ),
 )
@@ -309,8 +362,8 @@ class System:
     embedding: Embedding
     resolutions: list[Resolution] = field(default_factory=list)
 
-    async def turn(self, turn: TurnClass, api: str) -> Any:
-        query, param = turn.message, turn.param()
+    async def turn(self, turn: TurnClass, api: str, mode: str) -> Any:
+        query, param = turn.message, turn.param(mode)
         if self.name == "serial" and turn.history and len(turn.message.split()) <= SERIAL_MAX_WORDS:
             system_prompt, prompt = serial_rewrite_prompt(turn)
             query = accept_serial_rewrite(await self.llm.rewrite(prompt, system_prompt), turn)
@@ -320,17 +373,7 @@ class System:
 async def build_system(name: str, delays: Delays, tokenizer: Tokenizer, workdir: str) -> System:
     resolutions: list[Resolution] = []
     config = ResolverConfig(company_name=COMPANY, on_resolution=resolutions.append)
-    probe = Turn(query="", history=(), mode="mix", company_name=COMPANY)
-    resolver = Resolver(config)
-    llm = SimulatedLLM(
-        delays,
-        tokenizer,
-        {
-            "keywords": resolver.keyword_prompt(probe).system,
-            "reference": resolver.reference_prompt(probe).system,
-            "restatement": resolver.restatement_prompt(probe).system,
-        },
-    )
+    llm = SimulatedLLM(delays, tokenizer, resolver_systems(config))
     embedding = Embedding()
     kwargs: dict[str, Any] = {
         "working_dir": workdir,
