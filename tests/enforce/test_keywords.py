@@ -176,9 +176,9 @@ def test_reused_keywords_start_with_the_name_are_unique_capped_and_both_or_neith
         assert len(keys) == len(set(keys))
 
 
-def test_a_restated_reference_reuses_lightrags_keywords_led_by_the_names_it_holds():
-    extracted = LightRAGKeywords(hl_keywords=("retail adoption",), ll_keywords=("shops", "Lyon"))
-    resolution = replace(  # an ambiguous check, restated
+def restated_check() -> Resolution:
+    """An ambiguous check, restated with a text that names two candidates."""
+    return replace(
         RESOLVED,
         query=f"{ASK} — {RESTATED}",
         decision="ambiguous",
@@ -186,6 +186,11 @@ def test_a_restated_reference_reuses_lightrags_keywords_led_by_the_names_it_hold
         candidates=("Pulse POS", "Orbit CRM", "Stripe"),
         restatement=RESTATED,
     )
+
+
+def test_a_restated_reference_reuses_lightrags_keywords_led_by_the_names_it_holds():
+    extracted = LightRAGKeywords(hl_keywords=("retail adoption",), ll_keywords=("shops", "Lyon"))
+    resolution = restated_check()
     reused = reuse_keywords(resolution, extracted, max_ll=5, max_hl=3)
     assert reused.ll_keywords == ("Pulse POS", "Orbit CRM", "shops", "Lyon")
     assert reused.hl_keywords == ("retail adoption",)
@@ -222,14 +227,7 @@ def test_a_resolved_check_leads_its_keywords_with_the_name():
 
 
 def test_a_restated_check_leads_its_keywords_with_the_names_its_restatement_holds():
-    restated = replace(
-        RESOLVED,
-        query=f"{ASK} — {RESTATED}",
-        decision="ambiguous",
-        entity=None,
-        candidates=("Pulse POS", "Orbit CRM", "Stripe"),
-        restatement=RESTATED,
-    )
+    restated = restated_check()
     assert carried(restated).ll_keywords == ("Pulse POS", "Orbit CRM", "retailers", "shops")
 
 
