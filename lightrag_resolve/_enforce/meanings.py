@@ -121,12 +121,13 @@ def restated(checked: Resolution, turn: Turn, output: Any, *, max_words: int, ma
     if unknown:
         logger.debug("restatement refused: %s are not in the conversation", ", ".join(unknown))
         return checked
-    refused = refused_mentions(turn, query, max_name_words=max_name_words)
+    # Names are read from what the model wrote: the cut that makes room for the company may halve one.
+    written = answer_line(output)
+    refused = refused_mentions(turn, f"{query} ; {written}", max_name_words=max_name_words)
     if refused:
         logger.debug("restatement refused: the check refuses %s", ", ".join(refused))
         return checked
-    # Names are read from what the model wrote: the cut that makes room for the company may halve one.
-    name = restated_name(answer_line(output), turn)
+    name = restated_name(written, turn)
     text = name_with_message(turn.query, name) if name else append_meaning(turn.query, query)
     return replace(checked, query=text, fallback_reason=None, restatement=query)
 
