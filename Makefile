@@ -79,7 +79,9 @@ FORMATTED := lightrag_resolve/_errors.py lightrag_resolve/local/_models.py tests
 	lightrag_resolve/server/_local_serving.py lightrag_resolve/server/_seam.py lightrag_resolve/cli/resolve.py \
 	tests/server/test_quiet_and_refusal.py tests/test_documented_commands.py \
 	lightrag_resolve/_answer_words.py tests/test_answer_words.py \
-	lightrag_resolve/_bounded_call.py tests/test_bounded_call.py tests/test_hostile_storage.py benchmarks/probes/rule_split_probe.py
+	lightrag_resolve/_bounded_call.py tests/test_bounded_call.py tests/test_hostile_storage.py benchmarks/probes/rule_split_probe.py \
+	lightrag_resolve/eval/_answers.py benchmarks/answer_report.py benchmarks/probes/answer_side_by_side.py \
+	tests/eval/test_eval_answers.py tests/eval/test_answer_scripts.py
 
 ## examples: every script in examples/ (offline, no model)
 examples: $(VENV)/.installed-test

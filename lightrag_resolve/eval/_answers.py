@@ -50,21 +50,31 @@ class AnswerSettings:
     turn_classes: tuple[str, ...] = TURN_CLASSES
 
     def __post_init__(self) -> None:
-        for name in ("max_total_tokens", "max_entity_tokens", "max_relation_tokens", "top_k", "chunk_top_k",
-                     "max_tokens", "timeout"):
+        for name in (
+            "max_total_tokens",
+            "max_entity_tokens",
+            "max_relation_tokens",
+            "top_k",
+            "chunk_top_k",
+            "max_tokens",
+            "timeout",
+        ):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ValueError(f"AnswerSettings.{name} must be a positive int, got {value!r}")
         unknown = set(self.turn_classes) - set(TURN_CLASSES)
         if unknown or not self.turn_classes:
-            raise ValueError(f"AnswerSettings.turn_classes takes some of {', '.join(TURN_CLASSES)}, "
-                             f"got {list(self.turn_classes)!r}")
+            raise ValueError(
+                f"AnswerSettings.turn_classes takes some of {', '.join(TURN_CLASSES)}, got {list(self.turn_classes)!r}"
+            )
 
     @classmethod
     def for_classes(cls, classes: str, **budget: int) -> AnswerSettings:
         """Settings from ``--answers``' value: ``all`` or comma-separated turn classes, with ``budget``'s fields."""
-        chosen = TURN_CLASSES if classes.strip() == "all" else tuple(
-            name.strip() for name in classes.split(",") if name.strip()
+        chosen = (
+            TURN_CLASSES
+            if classes.strip() == "all"
+            else tuple(name.strip() for name in classes.split(",") if name.strip())
         )
         return cls(turn_classes=chosen, **budget)
 
@@ -74,9 +84,14 @@ class AnswerSettings:
 
     def header(self) -> dict[str, int]:
         """What shapes an answer, as the results header records it: answers under other values are not mixed."""
-        return {"max_total_tokens": self.max_total_tokens, "max_entity_tokens": self.max_entity_tokens,
-                "max_relation_tokens": self.max_relation_tokens, "top_k": self.top_k,
-                "chunk_top_k": self.chunk_top_k, "max_tokens": self.max_tokens}
+        return {
+            "max_total_tokens": self.max_total_tokens,
+            "max_entity_tokens": self.max_entity_tokens,
+            "max_relation_tokens": self.max_relation_tokens,
+            "top_k": self.top_k,
+            "chunk_top_k": self.chunk_top_k,
+            "max_tokens": self.max_tokens,
+        }
 
     def role_llm_configs(self) -> dict[str, dict[str, Any]]:
         """LightRAG's ``role_llm_configs`` that bound the answer model: only the ``query`` role writes answers."""
@@ -84,9 +99,15 @@ class AnswerSettings:
 
     def param(self, retrieval: QueryParam) -> QueryParam:
         """The retrieval's ``QueryParam`` (mode, conversation) with the answer's budget, not streamed."""
-        return replace(retrieval, top_k=self.top_k, chunk_top_k=self.chunk_top_k,
-                       max_entity_tokens=self.max_entity_tokens, max_relation_tokens=self.max_relation_tokens,
-                       max_total_tokens=self.max_total_tokens, stream=False)
+        return replace(
+            retrieval,
+            top_k=self.top_k,
+            chunk_top_k=self.chunk_top_k,
+            max_entity_tokens=self.max_entity_tokens,
+            max_relation_tokens=self.max_relation_tokens,
+            max_total_tokens=self.max_total_tokens,
+            stream=False,
+        )
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -132,6 +153,7 @@ async def write_answer(
     data = result.get("data")
     contains = contains_all(context_text(data), item.must_contain) if isinstance(data, dict) and data else None
     if not isinstance(content, str):
-        return AnswerOutcome(text=None, hit=False, contains=contains,
-                             error=str(result.get("message") or "LightRAG returned no answer"))
+        return AnswerOutcome(
+            text=None, hit=False, contains=contains, error=str(result.get("message") or "LightRAG returned no answer")
+        )
     return AnswerOutcome(text=str(content), hit=contains_all(content, item.must_contain), contains=contains)

@@ -62,8 +62,14 @@ def _answer_calls(llm: ScriptedLLM) -> list[Call]:
 
 
 async def _run(folder: Path, out: Path, models: dict, workspace: str, **config: Any) -> EvalOutcome:
-    return await run_eval(load_dataset(folder), out_dir=out, config=EvalConfig(resamples=200, **config),
-                          progress=False, workspace=workspace, **models)
+    return await run_eval(
+        load_dataset(folder),
+        out_dir=out,
+        config=EvalConfig(resamples=200, **config),
+        progress=False,
+        workspace=workspace,
+        **models,
+    )
 
 
 # ---- the judge -------------------------------------------------------------------
@@ -128,14 +134,21 @@ class FakeAnsweringRAG:
 
 
 ITEM = Item(id="i", query="Santé", history=(), turn_class="short_reply", must_contain=("Vitalis",))
-ANSWERED = {"data": {"chunks": [{"content": "Offre Santé: le module Vitalis."}]},
-            "llm_response": {"content": "Helix propose **Vitalis**.", "is_streaming": False}}
+ANSWERED = {
+    "data": {"chunks": [{"content": "Offre Santé: le module Vitalis."}]},
+    "llm_response": {"content": "Helix propose **Vitalis**.", "is_streaming": False},
+}
 
 
 async def test_an_answer_is_judged_against_the_fact_and_its_context() -> None:
     rag = FakeAnsweringRAG(ANSWERED)
     outcome = await write_answer(rag, ITEM, text="Santé", param=object(), resolve=False, resolution=None)
-    assert (outcome.text, outcome.hit, outcome.contains, outcome.error) == ("Helix propose **Vitalis**.", True, True, None)
+    assert (outcome.text, outcome.hit, outcome.contains, outcome.error) == (
+        "Helix propose **Vitalis**.",
+        True,
+        True,
+        None,
+    )
     assert rag.calls == [{"query": "Santé", "resolve": False}]
     vague = FakeAnsweringRAG({**ANSWERED, "llm_response": {"content": "Nous avons une offre santé."}})
     outcome = await write_answer(vague, ITEM, text="Santé", param=object(), resolve=False, resolution=None)
@@ -153,12 +166,19 @@ async def test_the_resolving_arm_answers_on_the_resolution_it_retrieved_with() -
 
 
 async def test_a_refused_or_empty_answer_is_a_miss_with_its_reason() -> None:
-    refused = await write_answer(FakeAnsweringRAG(ValueError("RAG query is too short")), ITEM, text="B1",
-                                 param=object(), resolve=False, resolution=None)
+    refused = await write_answer(
+        FakeAnsweringRAG(ValueError("RAG query is too short")),
+        ITEM,
+        text="B1",
+        param=object(),
+        resolve=False,
+        resolution=None,
+    )
     assert (refused.text, refused.hit, refused.error) == (None, False, "ValueError: RAG query is too short")
     failed = {"status": "failure", "message": "Query failed: boom", "data": {}, "llm_response": {"content": None}}
-    empty = await write_answer(FakeAnsweringRAG(failed), ITEM, text="Santé", param=object(), resolve=False,
-                               resolution=None)
+    empty = await write_answer(
+        FakeAnsweringRAG(failed), ITEM, text="Santé", param=object(), resolve=False, resolution=None
+    )
     assert (empty.hit, empty.contains, empty.error) == (False, None, "Query failed: boom")
 
 
@@ -171,8 +191,9 @@ async def test_each_arm_answers_the_turns_with_a_fact_and_the_report_pairs_them(
     folder = write_dataset(tmp_path / "tiny", items=_items())
     llm = answering_llm()
     settings = AnswerSettings(max_tokens=77)
-    outcome = await _run(folder, tmp_path / "out", {**models, "llm": llm}, workspace, runs=2,
-                         arms=("raw", "resolve"), answers=settings)
+    outcome = await _run(
+        folder, tmp_path / "out", {**models, "llm": llm}, workspace, runs=2, arms=("raw", "resolve"), answers=settings
+    )
     records = {(r.item, r.arm, r.run): r for r in outcome.records}
     assert not records[("first", "raw", 0)].answered  # no must_contain: not answered
     # The answer writer reads the visitor's words, with the context of the resolved text (contract §5.11).
@@ -204,8 +225,16 @@ async def test_each_arm_answers_the_turns_with_a_fact_and_the_report_pairs_them(
 async def test_the_old_behaviour_answers_on_the_retrieved_text(tmp_path: Path, models: dict, workspace: str) -> None:
     folder = write_dataset(tmp_path / "tiny", items=_items())
     llm = answering_llm()
-    outcome = await _run(folder, tmp_path / "out", {**models, "llm": llm}, workspace, runs=1, arms=("raw", "resolve"),
-                         answers=AnswerSettings(), tuning=ResolverTuning(answer_on_resolved_text=True))
+    outcome = await _run(
+        folder,
+        tmp_path / "out",
+        {**models, "llm": llm},
+        workspace,
+        runs=1,
+        arms=("raw", "resolve"),
+        answers=AnswerSettings(),
+        tuning=ResolverTuning(answer_on_resolved_text=True),
+    )
     ref = next(r for r in outcome.records if (r.item, r.arm) == ("ref-pulse", "resolve"))
     assert ref.resolution is not None
     assert ref.answer is not None and ref.answer.startswith(f"You asked: {ref.resolution['query']}\n")
@@ -221,36 +250,69 @@ async def test_a_folder_without_answers_resumes_by_answering_its_turns(
     models = {**models, "llm": answering_llm()}
     first = await _run(folder, out, models, workspace, runs=1, arms=("raw", "resolve"))
     assert first.ran == 10 and not any(r.answered for r in first.records)
-    answered = await _run(folder, out, models, workspace, runs=1, arms=("raw", "resolve"),
-                          answers=AnswerSettings(turn_classes=("reference", "short_reply")))
+    answered = await _run(
+        folder,
+        out,
+        models,
+        workspace,
+        runs=1,
+        arms=("raw", "resolve"),
+        answers=AnswerSettings(turn_classes=("reference", "short_reply")),
+    )
     # ref-pulse, short-sante and short-b1, in both arms, run again to be answered; the rest is kept.
     assert (answered.ran, answered.skipped) == (6, 4)
     assert {(r.item, r.arm) for r in answered.records if r.answered} == {
         (item, arm) for item in ("ref-pulse", "short-sante", "short-b1") for arm in ("raw", "resolve")
     }
-    again = await _run(folder, out, models, workspace, runs=1, arms=("raw", "resolve"),
-                       answers=AnswerSettings(turn_classes=("reference", "short_reply")))
+    again = await _run(
+        folder,
+        out,
+        models,
+        workspace,
+        runs=1,
+        arms=("raw", "resolve"),
+        answers=AnswerSettings(turn_classes=("reference", "short_reply")),
+    )
     assert again.ran == 0
     retrieval_only = await _run(folder, out, models, workspace, runs=1, arms=("raw", "resolve"))
     assert retrieval_only.ran == 0 and retrieval_only.summary.answers  # the answers stay, and are reported
     with pytest.raises(ResultsMismatchError, match="answers"):
-        await _run(folder, out, models, workspace, runs=1, arms=("raw", "resolve"),
-                   answers=AnswerSettings(max_tokens=50))
+        await _run(
+            folder, out, models, workspace, runs=1, arms=("raw", "resolve"), answers=AnswerSettings(max_tokens=50)
+        )
 
 
 # ---- the report ------------------------------------------------------------------------
 
 
 def _record(item: str, arm: str, run: int, *, hit: bool, contains: bool = True, error: str | None = None) -> Record:
-    return Record(item=item, arm=arm, run=run, turn_class="reference", mode="mix", lang="en", text="q",
-                  outcome="raw", hit=True, gold_hit=True, retrieved=[], contains=contains,
-                  answer=None if error else ("fact" if hit else "no"), answer_hit=hit, answer_contains=contains,
-                  answer_error=error, answer_ms=2000.0, answer_prompt_tokens=1500, answer_calls=1)
+    return Record(
+        item=item,
+        arm=arm,
+        run=run,
+        turn_class="reference",
+        mode="mix",
+        lang="en",
+        text="q",
+        outcome="raw",
+        hit=True,
+        gold_hit=True,
+        retrieved=[],
+        contains=contains,
+        answer=None if error else ("fact" if hit else "no"),
+        answer_hit=hit,
+        answer_contains=contains,
+        answer_error=error,
+        answer_ms=2000.0,
+        answer_prompt_tokens=1500,
+        answer_calls=1,
+    )
 
 
 def test_the_report_pairs_answers_with_raw_beside_the_context_rates() -> None:
-    items = [Item(id=name, query="q", history=(), turn_class="reference", must_contain=("fact",))
-             for name in ("a", "b", "c")]
+    items = [
+        Item(id=name, query="q", history=(), turn_class="reference", must_contain=("fact",)) for name in ("a", "b", "c")
+    ]
     records = [
         *(_record(name, "raw", run, hit=name == "a") for name in ("a", "b") for run in (0, 1)),
         _record("c", "raw", 0, hit=False, error="RAGQueryTooShortError: too short"),
