@@ -93,7 +93,9 @@ FORMATTED := lightrag_resolve/_errors.py lightrag_resolve/local/_models.py tests
 	lightrag_resolve/_answer_words.py tests/test_answer_words.py \
 	lightrag_resolve/server/_webui.py lightrag_resolve/server/_webui_bundle.py tests/server/test_webui_history.py \
 	tests/server/test_webui_browser.py \
-	lightrag_resolve/_bounded_call.py tests/test_bounded_call.py tests/test_hostile_storage.py benchmarks/probes/rule_split_probe.py
+	lightrag_resolve/_bounded_call.py tests/test_bounded_call.py tests/test_hostile_storage.py benchmarks/probes/rule_split_probe.py \
+	lightrag_resolve/eval/_answers.py benchmarks/answer_report.py benchmarks/probes/answer_side_by_side.py \
+	tests/eval/test_eval_answers.py tests/eval/test_answer_scripts.py
 
 ## examples: every script in examples/ (offline, no model)
 examples: $(VENV)/.installed-test

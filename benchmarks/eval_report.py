@@ -28,10 +28,17 @@ Usage::
     python benchmarks/eval_report.py --sample-limit 16 --mtrag-limit 30   # a limit per dataset
     python benchmarks/eval_report.py --datasets mtrag --mtrag-held-out --mtrag-limit 150   # unseen follow-ups
     python benchmarks/eval_report.py --resolver-setting history_messages=4   # measure another ResolverConfig
+    python benchmarks/eval_report.py --datasets sample --arms raw,resolve --answers   # answers judged too
 
 ``--resolver-setting NAME=VALUE`` (repeatable) sets one of ``ResolverConfig``'s
 numeric or yes/no knobs for the ``resolve`` arm; the results header records
 every knob, so a folder run with other settings is not resumed by mistake.
+
+``--answers`` adds the answer step (``lightrag_resolve.eval._answers``):
+each arm's turn of an item with ``must_contain`` is also answered by LightRAG
+on the local model, under a small budget (``--answer-context-tokens``,
+``--answer-tokens``), and the report says how often the answer contains the
+needed fact, paired against ``raw``, beside how often the retrieved context did.
 
 Interrupted runs resume from ``results.json``; ``--fresh`` starts over.
 """
@@ -52,6 +59,7 @@ from pathlib import Path
 from lightrag_resolve import ResolverConfig, ResolverTuning
 from lightrag_resolve.eval import (
     ARM_NAMES,
+    AnswerSettings,
     EvalConfig,
     EvalError,
     EvalOutcome,
@@ -110,6 +118,15 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                         help=f"resolver timeout for the reference check (default: {LOCAL_TIMEOUT:g}; the library's is 2)")
     parser.add_argument("--resolver-setting", action="append", default=[], metavar="NAME=VALUE",
                         help="a ResolverConfig knob for the resolve arm, e.g. history_messages=4 (repeatable)")
+    parser.add_argument("--answers", action="store_true",
+                      help="also answer each turn of an item with must_contain (LightRAG's aquery_llm) and judge "
+                           "whether the answer contains the needed fact")
+    parser.add_argument("--answer-classes", default="all", metavar="CLASSES",
+                      help="with --answers: the comma-separated turn classes to answer (default: all)")
+    parser.add_argument("--answer-tokens", type=int, default=160, metavar="N",
+                        help="with --answers: most tokens an answer may have (default: 160)")
+    parser.add_argument("--answer-context-tokens", type=int, default=2000, metavar="N",
+                        help="with --answers: LightRAG's max_total_tokens for the answer prompt (default: 2000)")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help=f"output folder (default: {DEFAULT_OUT})")
     parser.add_argument("--fresh", action="store_true", help="ignore earlier results")
     parser.add_argument("--report-only", action="store_true",
@@ -132,6 +149,14 @@ def resolver_config(args: argparse.Namespace) -> tuple[ResolverConfig, ResolverT
     config, tuning = split_settings(resolver_overrides(args.resolver_setting))
     return (ResolverConfig(timeout=args.resolver_timeout, reference_timeout=args.reference_timeout, **config),
             ResolverTuning(**tuning))
+
+
+def answer_settings(args: argparse.Namespace) -> AnswerSettings | None:
+    """The ``AnswerSettings`` of ``--answers``; ``None`` without it (``ValueError`` for an unknown class)."""
+    if not args.answers:
+        return None
+    return AnswerSettings.for_classes(args.answer_classes, max_tokens=args.answer_tokens,
+                                      max_total_tokens=args.answer_context_tokens)
 
 
 def _timeouts(resolver: ResolverConfig) -> str:
@@ -180,10 +205,12 @@ async def run_reports(args: argparse.Namespace, models: Models) -> dict[str, Eva
     """Evaluate each available dataset in turn with the same models."""
     outcomes: dict[str, EvalOutcome] = {}
     resolver, tuning = resolver_config(args)
+    answers = answer_settings(args)
     config = EvalConfig(arms=tuple(a.strip() for a in args.arms.split(",") if a.strip()), runs=args.runs,
-                        limit=args.limit, seed=args.seed, resolver=resolver, tuning=tuning)
+                        limit=args.limit, seed=args.seed, resolver=resolver, tuning=tuning, answers=answers)
     print(f"LLM: {models.llm_name or 'unnamed'}; {_timeouts(resolver)}"
-          + "".join(f"; {pair.strip()}" for pair in args.resolver_setting))
+          + "".join(f"; {pair.strip()}" for pair in args.resolver_setting)
+          + (f"; answers on {', '.join(answers.turn_classes)}: {answers.header()}" if answers else ""))
     for name, folder in _folders(args).items():
         if folder is None or not folder.is_dir():
             print(f"skipping {name}: no dataset at {folder}", file=sys.stderr)
@@ -217,6 +244,7 @@ def main(argv: Sequence[str] | None = None, *, models: Models | None = None) -> 
         logging.getLogger("lightrag_resolve").setLevel(logging.INFO)
     try:
         resolver_config(args)
+        answer_settings(args)
     except ValueError as exc:
         print(f"eval_report: {exc}", file=sys.stderr)
         return 2

@@ -16,13 +16,24 @@ if _MISSING:
         "pip install 'lightrag-resolve[eval]'"
     )
 
+from ._answers import AnswerOutcome, AnswerSettings, write_answer
 from ._anythingllm import AnythingLLMRewriter, Rewrite, clean_reply, context_text, should_rewrite, validate_rewrite
 from ._arms import ARM_NAMES, AnythingLLMArm, Arm, OracleArm, ProseArm, RawArm, ResolveArm, SearchPlan, build_arms
 from ._chart import render_chart
 from ._dataset import Dataset, KnowledgeBase, load_dataset, load_items, load_kb, load_passages
 from ._errors import DatasetError, EvalError, ResultsMismatchError
 from ._items import TURN_CLASSES, Item, derive_turn_class
-from ._judges import GoldJudge, Judge, Judgement, LLMJudge, ndcg_at, parse_verdict, recall_at, sufficiency_prompt
+from ._judges import (
+    GoldJudge,
+    Judge,
+    Judgement,
+    LLMJudge,
+    contains_all,
+    ndcg_at,
+    parse_verdict,
+    recall_at,
+    sufficiency_prompt,
+)
 from ._markdown import render_markdown
 from ._metering import MeteredLLM, Usage
 from ._models import Models, ModelUnavailableError, load_local_models, local_models_installed, openai_compatible_llm
@@ -30,10 +41,13 @@ from ._prose import Condensed, CondenseRewriter, clean_condensed
 from ._results import RESULTS_FORMAT, Record, ResultsStore
 from ._runner import EvalConfig, EvalOutcome, resolver_overrides, run_eval, select_items, split_settings
 from ._stats import PairedComparison, bootstrap_interval, compare_paired
-from ._summary import ArmRow, DecisionRow, Summary, summarize
+from ._summary import AnswerRow, ArmRow, DecisionRow, Summary, summarize
 
 __all__ = [
     "ARM_NAMES",
+    "AnswerOutcome",
+    "AnswerRow",
+    "AnswerSettings",
     "AnythingLLMArm",
     "AnythingLLMRewriter",
     "Arm",
@@ -74,6 +88,7 @@ __all__ = [
     "clean_condensed",
     "clean_reply",
     "compare_paired",
+    "contains_all",
     "context_text",
     "derive_turn_class",
     "load_dataset",
@@ -96,4 +111,5 @@ __all__ = [
     "sufficiency_prompt",
     "summarize",
     "validate_rewrite",
+    "write_answer",
 ]

@@ -26,6 +26,7 @@ __all__ = [
     "Judge",
     "Judgement",
     "LLMJudge",
+    "contains_all",
     "context_text",
     "ndcg_at",
     "parse_verdict",
@@ -46,7 +47,10 @@ class Judgement:
 
     ``hit`` is the judge's verdict (``None`` when an LLM judge gave no usable
     answer); ``gold_hit`` is the offline verdict, always computed;
-    ``retrieved`` the distinct documents in retrieval order.
+    ``retrieved`` the distinct documents in retrieval order. ``contains``:
+    whether every ``must_contain`` string occurs in the retrieved context
+    (``None`` for an item without any), the part of ``gold_hit`` an answer can
+    be compared with.
     """
 
     hit: bool | None
@@ -55,6 +59,7 @@ class Judgement:
     recall: float | None = None
     ndcg: float | None = None
     verdict: str | None = None
+    contains: bool | None = None
 
 
 class Judge(Protocol):
@@ -68,6 +73,16 @@ class Judge(Protocol):
 
 def _squash(text: str) -> str:
     return " ".join(text.split()).casefold()
+
+
+def contains_all(text: str, strings: Sequence[str]) -> bool:
+    """Whether every one of ``strings`` occurs in ``text``, case and runs of whitespace aside; false for none.
+
+    The gold judge's test of ``must_contain``, on a retrieved context and on an
+    answer alike. Accents are kept: "Santé" is not found in "Sante".
+    """
+    squashed = _squash(text)
+    return bool(strings) and all(_squash(string) in squashed for string in strings)
 
 
 def context_text(data: Mapping[str, Any]) -> str:
@@ -129,17 +144,17 @@ class GoldJudge:
         """The offline verdict, synchronous: it reads only the data."""
         ranked = self.ranked_documents(data)
         relevant_hit = bool(set(item.relevant) & set(ranked))
-        context = _squash(context_text(data)) if item.must_contain else ""
-        contains_hit = bool(item.must_contain) and all(_squash(s) in context for s in item.must_contain)
-        hit = relevant_hit or contains_hit
+        contains = contains_all(context_text(data), item.must_contain) if item.must_contain else None
+        hit = relevant_hit or bool(contains)
         if not item.relevant:
-            return Judgement(hit=hit, gold_hit=hit, retrieved=ranked)
+            return Judgement(hit=hit, gold_hit=hit, retrieved=ranked, contains=contains)
         return Judgement(
             hit=hit,
             gold_hit=hit,
             retrieved=ranked,
             recall=recall_at(ranked, item.relevant, self.k),
             ndcg=ndcg_at(ranked, item.relevant, 10),
+            contains=contains,
         )
 
 

@@ -6,7 +6,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from ._summary import ALL_CLASSES, ArmRow, Summary
+from ._summary import ALL_CLASSES, AnswerRow, ArmRow, Summary
 
 __all__ = ["render_markdown"]
 
@@ -29,14 +29,14 @@ def _signed(value: float) -> str:
     return "–" if math.isnan(value) else f"{value:+.2f}"
 
 
-def _hit(row: ArmRow) -> str:
+def _hit(row: ArmRow | AnswerRow) -> str:
     if len(row.run_hit_rates) > 1:
         low, high = min(row.run_hit_rates), max(row.run_hit_rates)
         return f"{row.hit_rate:.2f} ({low:.2f}–{high:.2f})"
     return _num(row.hit_rate)
 
 
-def _versus(row: ArmRow) -> tuple[str, str]:
+def _versus(row: ArmRow | AnswerRow) -> tuple[str, str]:
     comparison = row.versus_raw
     if comparison is None:
         return "(baseline)", ""
@@ -81,6 +81,42 @@ def _decisions(summary: Summary) -> list[str]:
         confusion = ", ".join(f"{key} {count}" for key, count in row.confusion.items())
         lines.append(f"| {row.turn_class} | {row.checks} | {_num(row.accuracy)} | {confusion} |")
     return lines + ["", "A check is correct when the decision matches and, for `resolve`, the entity too.", ""]
+
+
+def _answer_settings(header: Mapping[str, Any]) -> str:
+    answers = header.get("answers")
+    if not isinstance(answers, Mapping):
+        return "settings not recorded"
+    return (f"LightRAG `max_total_tokens` {answers.get('max_total_tokens')}, `max_entity_tokens` "
+            f"{answers.get('max_entity_tokens')}, `max_relation_tokens` {answers.get('max_relation_tokens')}, "
+            f"`top_k` {answers.get('top_k')}, `chunk_top_k` {answers.get('chunk_top_k')}; answers of at most "
+            f"{answers.get('max_tokens')} tokens (the query role's `max_tokens`)")
+
+
+def _answers(summary: Summary, header: Mapping[str, Any]) -> list[str]:
+    if not summary.answers:
+        return []
+    pct = f"{summary.confidence * 100:g}%"
+    lines = [
+        "## Answers: does the answer contain the needed fact?",
+        "",
+        f"Each answered turn (items with `must_contain`) was also answered by LightRAG: {_answer_settings(header)}. "
+        "The `resolve` arm answers on the resolution it retrieved with. An answer contains the fact when every "
+        "`must_contain` string occurs in it (case and spacing aside, as the gold judge reads a context). Beside it, "
+        "the same test on the retrieved context (what retrieval hits suggest) and on the smaller context the answer "
+        "writer read. A turn LightRAG refused (too short) has no answer: a miss, counted under errors.",
+        "",
+        f"| turn class | arm | items | answer contains (runs) | Δ vs raw [{pct} CI] | W/L/T | fact in retrieved context "
+        "| fact in the answer's context | answer s | answer prompt tokens | errors |",
+        "|---|---|---:|---|---|---|---:|---:|---:|---:|---:|",
+    ]
+    for row in summary.answers:
+        delta, wlt = _versus(row)
+        lines.append(
+            f"| {row.turn_class} | {row.arm} | {row.items} | {_hit(row)} | {delta} | {wlt} | {_num(row.context_rate)} "
+            f"| {_num(row.answer_context_rate)} | {row.answer_ms / 1000:.1f} | {row.prompt_tokens:.0f} | {row.errors} |"
+        )
+    return lines + [""]
 
 
 def _seconds(value: Any) -> str:
@@ -129,6 +165,7 @@ def render_markdown(summary: Summary, header: Mapping[str, Any], *, missing: int
         rows = [row for row in summary.rows if row.turn_class == turn_class]
         if rows:
             lines += [f"## {_CLASS_TITLES.get(turn_class, turn_class)}", "", *_table(rows, summary.confidence), ""]
+    lines += _answers(summary, header)
     lines += _outcomes(summary)
     lines += _decisions(summary)
     return "\n".join(lines).rstrip() + "\n"

@@ -25,6 +25,8 @@ __all__ = ["RESULTS_FORMAT", "Record", "ResultsStore"]
 
 RESULTS_FORMAT = "lightrag-resolve-eval/1"
 _MUST_MATCH = ("dataset_fingerprint", "judge", "settings", "llm_model", "judge_model")
+_MATCH_WHEN_BOTH = ("answers",)
+"""Header keys a file may lack (written without answers) or a run may leave unset; when both have one, they must agree."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -53,10 +55,26 @@ class Record:
     llm_ms: float = 0.0
     latency_ms: float = 0.0
     error: str | None = None
+    contains: bool | None = None
+    """Every ``must_contain`` string in the retrieved context (``None``: the item has none, or an older file)."""
+    answer: str | None = None
+    """The answer LightRAG wrote for this arm's turn (``--answers``); the fields below judge and cost it."""
+    answer_hit: bool | None = None
+    answer_contains: bool | None = None
+    """Every ``must_contain`` string in the context the answer writer read (the answer's own, smaller budget)."""
+    answer_error: str | None = None
+    answer_calls: int = 0
+    answer_prompt_tokens: int = 0
+    answer_ms: float = 0.0
 
     @property
     def key(self) -> tuple[str, str, int]:
         return (self.item, self.arm, self.run)
+
+    @property
+    def answered(self) -> bool:
+        """Whether the answer step ran for this record (an answer, or the error that stopped it)."""
+        return self.answer is not None or self.answer_error is not None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -116,12 +134,17 @@ class ResultsStore:
             raise ResultsMismatchError(f"{path}: cannot resume from it ({exc}); pass fresh=True to overwrite") from exc
         old = existing.get("header", {}) if isinstance(existing, dict) else {}
         old = _with_resolver_defaults(old, resolver_defaults or {})
-        for key in ("format", *_MUST_MATCH):
+        for key in ("format", *_MUST_MATCH, *_MATCH_WHEN_BOTH):
+            if key in _MATCH_WHEN_BOTH and (old.get(key) is None or store.header.get(key) is None):
+                continue
             if old.get(key) != store.header.get(key):
                 raise ResultsMismatchError(
                     f"{path} was written with another {key} ({old.get(key)!r}, now {store.header.get(key)!r}); "
                     "start afresh or write elsewhere"
                 )
+        for key in _MATCH_WHEN_BOTH:  # the settings of answers already in the file stay in its header
+            if store.header.get(key) is None and old.get(key) is not None:
+                store.header[key] = old[key]
         for data in existing.get("records", []):
             record = Record.from_dict(data)
             store.records[record.key] = record

@@ -19,9 +19,10 @@ from typing import Any
 from lightrag import QueryParam
 from lightrag.utils import EmbeddingFunc, Tokenizer
 
-from lightrag_resolve import LLMFunc, ResolverConfig, ResolverTuning
+from lightrag_resolve import LLMFunc, Resolution, ResolverConfig, ResolverTuning
 
-from ._arms import ARM_NAMES, Arm, build_arms
+from ._answers import AnswerOutcome, AnswerSettings, write_answer
+from ._arms import ARM_NAMES, Arm, SearchPlan, build_arms
 from ._chart import render_chart
 from ._dataset import Dataset
 from ._items import Item
@@ -50,7 +51,9 @@ class EvalConfig:
     ``tuning`` replaces the resolver's measured constants and alternatives
     (``ResolverTuning``), to measure one of them. ``replay`` answers each distinct model call once (``_replay``): right for
     a model that decodes deterministically, where run 2 then repeats run 1;
-    turn it off to sample a model that does not.
+    turn it off to sample a model that does not. ``answers`` turns the answer
+    step on (``_answers``): each arm's turn of an item with ``must_contain`` is
+    also answered by LightRAG under that budget, and the answer judged.
     """
 
     arms: tuple[str, ...] = ARM_NAMES
@@ -66,12 +69,15 @@ class EvalConfig:
     resolver: ResolverConfig | None = None
     tuning: ResolverTuning | None = None
     replay: bool = True
+    answers: AnswerSettings | None = None
 
     def __post_init__(self) -> None:
         if self.resolver is not None and not isinstance(self.resolver, ResolverConfig):
             raise TypeError(f"resolver must be a ResolverConfig or None, got {type(self.resolver).__name__}")
         if self.tuning is not None and not isinstance(self.tuning, ResolverTuning):
             raise TypeError(f"tuning must be a ResolverTuning or None, got {type(self.tuning).__name__}")
+        if self.answers is not None and not isinstance(self.answers, AnswerSettings):
+            raise TypeError(f"answers must be AnswerSettings or None, got {type(self.answers).__name__}")
         if isinstance(self.runs, bool) or not isinstance(self.runs, int) or self.runs < 1:
             raise ValueError(f"runs must be a positive int, got {self.runs!r}")
         if self.judge not in {"gold", "llm"}:
@@ -206,7 +212,7 @@ async def _run_one(context: _Context, item: Item, arm: Arm, run: int) -> Record:
     started = time.perf_counter()
     error: str | None = None
     result: dict[str, Any] = {}
-    resolution: dict[str, Any] | None = None
+    resolved: Resolution | None = None
     with context.llm.charging(usage):
         plan = await arm.plan(item, context.llm)
         try:
@@ -215,10 +221,12 @@ async def _run_one(context: _Context, item: Item, arm: Arm, run: int) -> Record:
             error = f"{type(exc).__name__}: {exc}"
         else:
             result = retrieved.result
-            resolution = retrieved.resolution.to_dict() if plan.resolve else None
+            resolved = retrieved.resolution if plan.resolve else None
     latency_ms = (time.perf_counter() - started) * 1000
+    resolution = resolved.to_dict() if resolved is not None else None
     data = result.get("data") if isinstance(result.get("data"), dict) else {}
     judgement: Judgement = await context.judge.judge(item, data or {})
+    answer = await _answer(context, rag, item, plan, resolved)
     return Record(
         item=item.id,
         arm=arm.name,
@@ -242,7 +250,46 @@ async def _run_one(context: _Context, item: Item, arm: Arm, run: int) -> Record:
         llm_ms=round(usage.llm_ms, 1),
         latency_ms=round(latency_ms, 1),
         error=error,
+        contains=judgement.contains,
+        **answer,
     )
+
+
+async def _answer(
+    context: _Context, rag: Any, item: Item, plan: SearchPlan, resolution: Resolution | None
+) -> dict[str, Any]:
+    """The answer step's fields of the record; none where answers are off or the item is not answered.
+
+    Charged to a ``Usage`` of its own, so the retrieval's calls, tokens and latency stay comparable with a
+    run without answers.
+    """
+    settings = context.config.answers
+    if settings is None or not settings.applies_to(item):
+        return {}
+    usage = Usage()
+    started = time.perf_counter()
+    with context.llm.charging(usage):
+        outcome: AnswerOutcome = await write_answer(
+            rag, item, text=plan.text, param=settings.param(_param(context, item)), resolve=plan.resolve,
+            resolution=resolution,
+        )
+    return {
+        "answer": outcome.text,
+        "answer_hit": outcome.hit,
+        "answer_contains": outcome.contains,
+        "answer_error": outcome.error,
+        "answer_calls": usage.calls,
+        "answer_prompt_tokens": usage.prompt_tokens,
+        "answer_ms": round((time.perf_counter() - started) * 1000, 1),
+    }
+
+
+def _done(store: ResultsStore, item: Item, arm: str, run: int, answers: AnswerSettings | None) -> bool:
+    """Whether the turn is recorded; with answers on, a turn to answer needs its answer too (it is run again)."""
+    record = store.records.get((item.id, arm, run))
+    if record is None:
+        return False
+    return answers is None or not answers.applies_to(item) or record.answered
 
 
 def _progress(total: int, enabled: bool, description: str) -> Any:
@@ -296,6 +343,7 @@ async def run_eval(
                 "chunk_top_k": config.chunk_top_k, "resolver": resolver_settings(config.resolver, config.tuning)}
     config_record = {name: value for name, value in asdict(_without_resolver(config)).items()
                      if name not in {"resolver", "tuning"}}
+    answers = config.answers
     header = {
         "dataset_name": dataset.name,
         "dataset_fingerprint": dataset.fingerprint,
@@ -306,19 +354,23 @@ async def run_eval(
         "llm_model": metered.model_name,
         "embedding_model": getattr(embedding, "model_name", None),
         "settings": settings,
+        "answers": answers.header() if answers is not None else None,
         "config": {**config_record, "arms": [arm.name for arm in arms]},
     }
     store = ResultsStore.open(out / "results.json", header, fresh=fresh, resolver_defaults=resolver_settings(None))
     todo = [(run, item, arm) for run in range(config.runs) for item in items for arm in arms
-            if arm.applies_to(item) and not store.has(item.id, arm.name, run)]
+            if arm.applies_to(item) and not _done(store, item, arm.name, run, answers)]
     skipped = sum(1 for run in range(config.runs) for item in items for arm in arms
                   if arm.applies_to(item)) - len(todo)
     missing = len(todo) if report_only else 0
     if report_only:
         todo = []
     if todo:
+        kwargs = dict(lightrag_kwargs or {})
+        if answers is not None:
+            kwargs.setdefault("role_llm_configs", answers.role_llm_configs())
         session = KnowledgeSession(dataset.kb, working_dir=out / "lightrag", llm=metered, embedding=embedding,
-                                   tokenizer=tokenizer, workspace=workspace, lightrag_kwargs=lightrag_kwargs,
+                                   tokenizer=tokenizer, workspace=workspace, lightrag_kwargs=kwargs,
                                    resolver=config.resolver, tuning=config.tuning)
         context = _Context(dataset=dataset, config=config, session=session, llm=metered, judge=judge)
         bar = _progress(len(todo), progress, dataset.name)

@@ -9,7 +9,7 @@ one is compared with, item by item.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from statistics import fmean
 
@@ -17,7 +17,7 @@ from ._items import TURN_CLASSES, Item
 from ._results import Record
 from ._stats import DEFAULT_RESAMPLES, PairedComparison, compare_paired
 
-__all__ = ["ALL_CLASSES", "ArmRow", "DecisionRow", "Summary", "summarize"]
+__all__ = ["ALL_CLASSES", "AnswerRow", "ArmRow", "DecisionRow", "Summary", "summarize"]
 
 ALL_CLASSES = "all"
 
@@ -40,6 +40,30 @@ class ArmRow:
     errors: int
     undecided: int
     outcomes: dict[str, int]
+
+
+@dataclass(frozen=True, kw_only=True)
+class AnswerRow:
+    """One arm's answers on one turn class (``--answers``), over the records that were answered.
+
+    ``hit_rate``: the mean over items of the share of runs whose answer
+    contained every ``must_contain`` string; ``versus_raw`` pairs it with
+    ``raw``'s answers item by item. ``context_rate`` is the same test on the
+    retrieved context (what retrieval hits suggest), ``answer_context_rate`` on
+    the smaller context the answer writer read. Costs are per answer.
+    """
+
+    arm: str
+    turn_class: str
+    items: int
+    hit_rate: float
+    run_hit_rates: tuple[float, ...]
+    versus_raw: PairedComparison | None
+    context_rate: float | None
+    answer_context_rate: float | None
+    answer_ms: float
+    prompt_tokens: float
+    errors: int
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -66,9 +90,16 @@ class Summary:
     rows: tuple[ArmRow, ...]
     decisions: tuple[DecisionRow, ...]
     confidence: float
+    answers: tuple[AnswerRow, ...] = ()
 
     def row(self, arm: str, turn_class: str) -> ArmRow | None:
         for row in self.rows:
+            if row.arm == arm and row.turn_class == turn_class:
+                return row
+        return None
+
+    def answer_row(self, arm: str, turn_class: str) -> AnswerRow | None:
+        for row in self.answers:
             if row.arm == arm and row.turn_class == turn_class:
                 return row
         return None
@@ -83,11 +114,49 @@ def _mean_or_none(values: Iterable[float | None]) -> float | None:
     return fmean(present) if present else None
 
 
-def _item_scores(records: Sequence[Record]) -> dict[str, float]:
+def _item_scores(records: Sequence[Record], score: Callable[[Record], float] = _score) -> dict[str, float]:
     by_item: dict[str, list[float]] = defaultdict(list)
     for record in records:
-        by_item[record.item].append(_score(record))
+        by_item[record.item].append(score(record))
     return {item: fmean(scores) for item, scores in by_item.items()}
+
+
+def _answer_score(record: Record) -> float:
+    return 1.0 if record.answer_hit else 0.0
+
+
+def _rate(values: Iterable[bool | None]) -> float | None:
+    """The share of true among the values that are not ``None``; ``None`` when none is."""
+    present = [1.0 if value else 0.0 for value in values if value is not None]
+    return fmean(present) if present else None
+
+
+def _answer_row(
+    arm: str, turn_class: str, records: Sequence[Record], raw: dict[str, float] | None, *,
+    runs: int, confidence: float, resamples: int, seed: int,
+) -> AnswerRow:
+    scores = _item_scores(records, _answer_score)
+    per_run = [[_answer_score(r) for r in records if r.run == run] for run in range(runs)]
+    comparison = None
+    if raw is not None:
+        paired = sorted(item for item in scores if item in raw)
+        comparison = compare_paired(
+            [scores[item] for item in paired], [raw[item] for item in paired],
+            confidence=confidence, resamples=resamples, seed=seed,
+        )
+    return AnswerRow(
+        arm=arm,
+        turn_class=turn_class,
+        items=len(scores),
+        hit_rate=fmean(scores.values()) if scores else float("nan"),
+        run_hit_rates=tuple(fmean(hits) for hits in per_run if hits),
+        versus_raw=comparison,
+        context_rate=_rate(r.contains for r in records),
+        answer_context_rate=_rate(r.answer_contains for r in records),
+        answer_ms=fmean(r.answer_ms for r in records) if records else 0.0,
+        prompt_tokens=fmean(r.answer_prompt_tokens for r in records) if records else 0.0,
+        errors=sum(1 for r in records if r.answer_error),
+    )
 
 
 def _arm_row(
@@ -154,10 +223,13 @@ def summarize(
     classes = tuple(c for c in TURN_CLASSES if c in present) + (ALL_CLASSES,)
     rows: list[ArmRow] = []
     decisions: list[DecisionRow] = []
+    answers: list[AnswerRow] = []
     for turn_class in classes:
         in_class = [r for r in wanted if turn_class == ALL_CLASSES or r.turn_class == turn_class]
         raw_records = [r for r in in_class if r.arm == "raw"]
         raw_scores = _item_scores(raw_records) if raw_records else None
+        raw_answered = [r for r in raw_records if r.answered]
+        raw_answers = _item_scores(raw_answered, _answer_score) if raw_answered else None
         for arm in arms:
             arm_records = [r for r in in_class if r.arm == arm]
             if not arm_records:
@@ -165,8 +237,12 @@ def summarize(
             baseline = None if arm == "raw" else raw_scores
             rows.append(_arm_row(arm, turn_class, arm_records, baseline, runs=runs,
                                  confidence=confidence, resamples=resamples, seed=seed))
+            answered = [r for r in arm_records if r.answered]
+            if answered:
+                answers.append(_answer_row(arm, turn_class, answered, None if arm == "raw" else raw_answers,
+                                           runs=runs, confidence=confidence, resamples=resamples, seed=seed))
         decision = _decision_row(turn_class, in_class, by_id)
         if decision is not None:
             decisions.append(decision)
     return Summary(arms=tuple(arms), turn_classes=classes, runs=runs, rows=tuple(rows),
-                   decisions=tuple(decisions), confidence=confidence)
+                   decisions=tuple(decisions), confidence=confidence, answers=tuple(answers))
