@@ -36,9 +36,10 @@ class ResolverTuning:
     ``resolve_unprompted_replies`` (§5.7), ``check_every_follow_up`` (§5.8),
     ``check_sole_candidate`` (§5.3), ``rewrite_picked_replies`` (§5.1),
     ``rewrite_accepted_offers`` (§5.6), ``fuse_raw_search`` (§5.5), and
-    ``fuse_standalone_question`` (§5.10, the open-domain profile), and
-    ``answer_on_resolved_text`` (§5.11: the answer writer is asked with the
-    retrieved text, as before issue 30, instead of the visitor's words).
+    ``fuse_standalone_question`` (§5.10, the open-domain profile).
+    ``answer_on_resolved_text`` (§5.11) asks the answer writer with the
+    retrieved text, as before issue 30, instead of the visitor's words: the
+    alternative the evaluation's answer step compares with (not yet measured).
     """
 
     history_message_words: int = 150
