@@ -12,6 +12,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from statistics import fmean
+from typing import Any
 
 from ._items import TURN_CLASSES, Item
 from ._results import Record
@@ -131,12 +132,13 @@ def _rate(values: Iterable[bool | None]) -> float | None:
     return fmean(present) if present else None
 
 
-def _answer_row(
-    arm: str, turn_class: str, records: Sequence[Record], raw: dict[str, float] | None, *,
+def _scored(
+    records: Sequence[Record], score: Callable[[Record], float], raw: dict[str, float] | None, *,
     runs: int, confidence: float, resamples: int, seed: int,
-) -> AnswerRow:
-    scores = _item_scores(records, _answer_score)
-    per_run = [[_answer_score(r) for r in records if r.run == run] for run in range(runs)]
+) -> tuple[dict[str, float], dict[str, Any]]:
+    """Each item's mean ``score``, and the row's hit rate, per-run rates and paired comparison with ``raw``."""
+    scores = _item_scores(records, score)
+    per_run = [[score(r) for r in records if r.run == run] for run in range(runs)]
     comparison = None
     if raw is not None:
         paired = sorted(item for item in scores if item in raw)
@@ -144,13 +146,25 @@ def _answer_row(
             [scores[item] for item in paired], [raw[item] for item in paired],
             confidence=confidence, resamples=resamples, seed=seed,
         )
+    return scores, {
+        "hit_rate": fmean(scores.values()) if scores else float("nan"),
+        "run_hit_rates": tuple(fmean(hits) for hits in per_run if hits),
+        "versus_raw": comparison,
+    }
+
+
+def _answer_row(
+    arm: str, turn_class: str, records: Sequence[Record], raw: dict[str, float] | None, *,
+    runs: int, confidence: float, resamples: int, seed: int,
+) -> AnswerRow:
+    scores, rates = _scored(
+        records, _answer_score, raw, runs=runs, confidence=confidence, resamples=resamples, seed=seed
+    )
     return AnswerRow(
         arm=arm,
         turn_class=turn_class,
         items=len(scores),
-        hit_rate=fmean(scores.values()) if scores else float("nan"),
-        run_hit_rates=tuple(fmean(hits) for hits in per_run if hits),
-        versus_raw=comparison,
+        **rates,
         context_rate=_rate(r.contains for r in records),
         answer_context_rate=_rate(r.answer_contains for r in records),
         answer_ms=fmean(r.answer_ms for r in records) if records else 0.0,
@@ -163,22 +177,12 @@ def _arm_row(
     arm: str, turn_class: str, records: Sequence[Record], raw: dict[str, float] | None, *,
     runs: int, confidence: float, resamples: int, seed: int,
 ) -> ArmRow:
-    scores = _item_scores(records)
-    per_run = [[_score(r) for r in records if r.run == run] for run in range(runs)]
-    comparison = None
-    if raw is not None:
-        paired = sorted(item for item in scores if item in raw)
-        comparison = compare_paired(
-            [scores[item] for item in paired], [raw[item] for item in paired],
-            confidence=confidence, resamples=resamples, seed=seed,
-        )
+    scores, rates = _scored(records, _score, raw, runs=runs, confidence=confidence, resamples=resamples, seed=seed)
     return ArmRow(
         arm=arm,
         turn_class=turn_class,
         items=len(scores),
-        hit_rate=fmean(scores.values()) if scores else float("nan"),
-        run_hit_rates=tuple(fmean(hits) for hits in per_run if hits),
-        versus_raw=comparison,
+        **rates,
         recall=_mean_or_none(r.recall for r in records),
         ndcg=_mean_or_none(r.ndcg for r in records),
         llm_calls=fmean(r.llm_calls for r in records) if records else 0.0,
