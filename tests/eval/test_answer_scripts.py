@@ -152,3 +152,20 @@ def test_the_blind_pairs_hide_the_sides_and_the_key_unblinds_them(
     verdicts.write_text("1: A — only one\n", encoding="utf-8")
     with pytest.raises(SystemExit, match="verdicts for pairs"):
         probe.main(["tally", str(verdicts), str(tmp_path / "blind" / "key.json")])
+
+
+def test_the_blind_pairs_can_set_another_runs_resolve_answers_against_this_runs(tmp_path: Path) -> None:
+    probe = _probe()
+    folder = _folder(tmp_path / "new", RECORDS)
+    other_records = [
+        dict(record, answer=f"resolved-text answer to {record['item']}") if record["arm"] == "resolve" else record
+        for record in RECORDS
+    ]
+    other = _folder(tmp_path / "old", other_records)
+    items = _items(tmp_path / "items.jsonl", ["s1", "s2", "s3", "k1", "x"])
+    key = probe.write(folder, items, tmp_path / "blind", pairs=20, seed=3, other=other)
+    assert sorted(entry["item"] for entry in key.values()) == ["s1", "s2", "s3"]  # raw's refusal of s3 is not a side
+    assert all({entry["A"], entry["B"]} == {"resolve", "against"} for entry in key.values())
+    pairs = (tmp_path / "blind" / "pairs.md").read_text(encoding="utf-8")
+    assert "resolved-text answer to s1" in pairs and "one side's answer" not in pairs
+    assert "changed in both runs" in pairs
