@@ -73,7 +73,7 @@ FORMATTED := lightrag_resolve/_errors.py lightrag_resolve/local/_models.py tests
 	lightrag_resolve/eval/_replay.py benchmarks/rank_report.py benchmarks/reuse_eval.py tests/test_reuse_eval.py tests/test_candidates.py \
 	tests/test_hostile_text.py lightrag_resolve/_reply_context.py tests/test_reply_context.py \
 	lightrag_resolve/_lightrag_seam.py tests/test_lightrag_seam.py tests/test_resolution_in_hand.py \
-	lightrag_resolve/_speculative.py benchmarks/latency_local.py \
+	lightrag_resolve/_speculative.py benchmarks/latency_local.py benchmarks/latency.py benchmarks/latency_measure.py benchmarks/latency_checks.py benchmarks/latency_report.py \
 	lightrag_resolve/server/_served.py lightrag_resolve/server/_launch.py lightrag_resolve/cli/serve.py lightrag_resolve/cli/serve_gunicorn.py tests/server/test_serve_options.py tests/server/test_serve_offline.py tests/server/test_serve_local_model.py \
 	lightrag_resolve/_prompts.py lightrag_resolve/local/_prefix_cache.py benchmarks/local_resolver.py tests/test_output_limits.py tests/local/test_local_prefix_cache.py \
 	scripts/local_postgres.py tests/sample_script.py tests/postgres/conftest.py tests/postgres/pg_serving.py tests/postgres/test_pg_sample.py tests/postgres/test_pg_gunicorn.py benchmarks/serve_load.py \

@@ -42,14 +42,15 @@ DESIGNED_CALLS = {
 
 @pytest.fixture(scope="module")
 def latency():
-    sys.path.insert(0, str(BENCHMARK.parent))  # latency.py imports its sibling, latency_systems
+    sys.path.insert(0, str(BENCHMARK.parent))  # latency.py imports its siblings (latency_systems, latency_measure, …)
     spec = importlib.util.spec_from_file_location("latency_benchmark", BENCHMARK)
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module
     spec.loader.exec_module(module)
     yield module
     sys.modules.pop(spec.name, None)
-    sys.modules.pop("latency_systems", None)
+    for sibling in ("latency_systems", "latency_measure", "latency_checks", "latency_report"):
+        sys.modules.pop(sibling, None)
     sys.path.remove(str(BENCHMARK.parent))
 
 
