@@ -241,7 +241,10 @@ def test_a_kept_follow_up_whose_keywords_name_one_candidate_it_lacks_is_led_by_t
         (keyworded("KEEP", ll=("Pulse POS", "Orbit CRM")), ASK),  # two names: the keywords decide nothing
         (keyworded("KEEP", ll=("Lyon", "shops")), ASK),  # none
         (keyworded("KEEP", ll=("Helix", "shops")), ASK),  # the company: refused as a proposed name would be
-        (keyworded("AMBIGUOUS", query="shops in Lyon", ll=("Orbit CRM",)), f"{ASK} — shops in Lyon Helix"),  # restated
+        (
+            keyworded("AMBIGUOUS", query="weekend shops in Lyon", ll=("Orbit CRM",)),
+            f"{ASK} — weekend shops in Lyon Helix",
+        ),  # restated
     ],
 )
 def test_keywords_naming_no_single_acceptable_candidate_leave_the_check_as_it_decided(answer, query):

@@ -36,6 +36,7 @@ from .keywords import (
     reuse_keywords,
 )
 from .meanings import (
+    adds_nothing,
     mentions_other_option,
     needs_restatement,
     resolved_meaning,
@@ -82,6 +83,7 @@ __all__ = [
     "needs_restatement",
     "resolved_meaning",
     "restated",
+    "adds_nothing",
     "restated_name",
     "refused_mentions",
     "reuse_keywords",

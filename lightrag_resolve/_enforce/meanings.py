@@ -12,6 +12,7 @@ establish.
 from __future__ import annotations
 
 import logging
+import re
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -29,6 +30,7 @@ from .answers import answer_line, append_meaning, contains_phrase, enforce_text_
 from .names import name_with_message, refused_mentions, unestablished_in
 
 __all__ = [
+    "adds_nothing",
     "mentions_other_option",
     "needs_restatement",
     "resolved_meaning",
@@ -71,6 +73,9 @@ def resolved_meaning(turn: Turn, text: object, keywords: tuple[str, ...] = (), *
 
 logger = logging.getLogger("lightrag_resolve")
 
+_WORD = re.compile(r"\w+")
+"""A word of a restatement: a run of letters and digits (a Han run is one)."""
+
 
 def needs_restatement(checked: Resolution, *, proposed: str | None = None) -> bool:
     """Whether the check saw the message point back and named nothing: AMBIGUOUS, no candidate, or a refused name.
@@ -103,7 +108,9 @@ def restated(checked: Resolution, turn: Turn, output: Any, *, max_words: int, ma
     Refused: anything ``enforce_text_query`` refuses (``NONE``, empty, a
     scaffold, an answer in a prompt's own format such as the check's
     ``KEEP``, ``AMBIGUOUS``, ``RESOLVE: …``: the model answered the wrong
-    question, ``is_prompt_format``), and a
+    question, ``is_prompt_format``), a restatement that adds nothing to the
+    message once cut to the word cap (``adds_nothing``: the company name
+    the checks append would be all the search gained), and a
     restatement with a name the conversation did not establish (the
     configured company's name, which the checks append, counts as
     established), and one naming a candidate the check's rules refuse
@@ -116,6 +123,9 @@ def restated(checked: Resolution, turn: Turn, output: Any, *, max_words: int, ma
         return checked
     query = enforce_text_query(output, company_name=turn.company_name, max_words=max_words).query
     if query is None:
+        return checked
+    if adds_nothing(query, turn):  # what retrieval would get: cut to the word cap, the company's name appended
+        logger.debug("restatement refused: the message already says all of it")
         return checked
     unknown = unestablished_in(turn, query)
     if unknown:
@@ -130,6 +140,24 @@ def restated(checked: Resolution, turn: Turn, output: Any, *, max_words: int, ma
     name = restated_name(written, turn)
     text = name_with_message(turn.query, name) if name else append_meaning(turn.query, query)
     return replace(checked, query=text, fallback_reason=None, restatement=query)
+
+
+def adds_nothing(restatement: str, turn: Turn) -> bool:
+    """Whether every word of ``restatement`` is in the visitor's message or the configured company's name.
+
+    Such a restatement only repeats the message. Retrieving with it would
+    search the message again, plus the company's name the checks append,
+    which draws the company's own pages instead of what the message asks
+    about. Found on the sample's ``en-ref-02`` in ``naive``: the check
+    restated "Is this course also available on weekends?" as itself followed
+    by "Pivotane Bootcamp, A1"; the 8-word cap kept the message's seven
+    words and "Vellinor", and that search lost the course's page.
+    Words are runs of letters and digits, so a run of Han text counts as one
+    word and must occur in the message as it is.
+    """
+    own = {word.casefold() for word in _WORD.findall(turn.company_name or "")}
+    words = [word for word in _WORD.findall(restatement) if word.casefold() not in own]
+    return all(contains_phrase(turn.query, word) for word in words)
 
 
 def restated_name(restatement: str, turn: Turn) -> str | None:

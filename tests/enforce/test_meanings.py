@@ -20,6 +20,7 @@ from fakes import ScriptedLLM, reference_json
 from lightrag_resolve import Message, Resolution, Turn
 from lightrag_resolve._clean_text import MAX_QUERY_CHARS
 from lightrag_resolve._enforce import (
+    adds_nothing,
     contains_phrase,
     needs_restatement,
     restated,
@@ -162,6 +163,43 @@ def test_the_restatement_is_held_to_the_rewrite_checks():
 @pytest.mark.parametrize("answer", ["AMBIGUOUS", "KEEP", "RESOLVE: Pulse POS", '{"decision": "KEEP", "name": ""}'])
 def test_an_answer_in_the_checks_format_is_refused(answer):
     assert restated(checked("ambiguous"), turn(), answer, max_words=8, max_name_words=6) == checked("ambiguous")
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        ASK,  # the message, word for word
+        "which SHOPS in lyon already use it",  # case and punctuation aside
+        "shops in Lyon",  # a part of it
+        "Lyon shops already use it Helix",  # reordered, with the company's name the checks would append
+    ],
+)
+def test_a_restatement_that_only_repeats_the_message_is_refused(answer):
+    assert restated(checked("ambiguous"), turn(company="Helix"), answer, max_words=8, max_name_words=6) == checked(
+        "ambiguous"
+    )
+
+
+def test_a_restatement_whose_new_words_the_word_cap_cuts_off_is_refused():
+    # The message's seven words, then a name: the cap keeps seven words and appends the company's name.
+    restatement = f"{ASK} Pulse POS"
+    assert restated(checked("ambiguous"), turn(company="Helix"), restatement, max_words=8, max_name_words=6) == (
+        checked("ambiguous")
+    )
+    assert restated(checked("ambiguous"), turn(company="Helix"), restatement, max_words=12, max_name_words=6).changed
+
+
+def test_a_restatement_that_adds_one_word_is_kept():
+    after = restated(
+        checked("ambiguous"), turn(), "Which shops in Lyon already use it on weekends", max_words=8, max_name_words=6
+    )
+    assert after.changed and after.restatement is not None
+
+
+def test_a_han_restatement_counts_as_repeating_only_when_the_message_holds_it_whole():
+    asked = turn("这个课程周末也有吗？")
+    assert adds_nothing("这个课程周末也有吗", asked)
+    assert not adds_nothing("Pivotane 培训周末也有吗", asked)
 
 
 def test_the_configured_company_counts_as_established():
