@@ -57,9 +57,9 @@ from dataclasses import replace
 from pathlib import Path
 
 from lightrag_resolve import ResolverConfig, ResolverTuning
+from lightrag_resolve.cli.eval import add_answer_arguments, answer_settings
 from lightrag_resolve.eval import (
     ARM_NAMES,
-    AnswerSettings,
     EvalConfig,
     EvalError,
     EvalOutcome,
@@ -118,15 +118,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                         help=f"resolver timeout for the reference check (default: {LOCAL_TIMEOUT:g}; the library's is 2)")
     parser.add_argument("--resolver-setting", action="append", default=[], metavar="NAME=VALUE",
                         help="a ResolverConfig knob for the resolve arm, e.g. history_messages=4 (repeatable)")
-    parser.add_argument("--answers", action="store_true",
-                      help="also answer each turn of an item with must_contain (LightRAG's aquery_llm) and judge "
-                           "whether the answer contains the needed fact")
-    parser.add_argument("--answer-classes", default="all", metavar="CLASSES",
-                      help="with --answers: the comma-separated turn classes to answer (default: all)")
-    parser.add_argument("--answer-tokens", type=int, default=160, metavar="N",
-                        help="with --answers: most tokens an answer may have (default: 160)")
-    parser.add_argument("--answer-context-tokens", type=int, default=2000, metavar="N",
-                        help="with --answers: LightRAG's max_total_tokens for the answer prompt (default: 2000)")
+    add_answer_arguments(parser)
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help=f"output folder (default: {DEFAULT_OUT})")
     parser.add_argument("--fresh", action="store_true", help="ignore earlier results")
     parser.add_argument("--report-only", action="store_true",
@@ -149,14 +141,6 @@ def resolver_config(args: argparse.Namespace) -> tuple[ResolverConfig, ResolverT
     config, tuning = split_settings(resolver_overrides(args.resolver_setting))
     return (ResolverConfig(timeout=args.resolver_timeout, reference_timeout=args.reference_timeout, **config),
             ResolverTuning(**tuning))
-
-
-def answer_settings(args: argparse.Namespace) -> AnswerSettings | None:
-    """The ``AnswerSettings`` of ``--answers``; ``None`` without it (``ValueError`` for an unknown class)."""
-    if not args.answers:
-        return None
-    return AnswerSettings.for_classes(args.answer_classes, max_tokens=args.answer_tokens,
-                                      max_total_tokens=args.answer_context_tokens)
 
 
 def _timeouts(resolver: ResolverConfig) -> str:

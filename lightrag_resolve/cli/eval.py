@@ -48,15 +48,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     measure.add_argument("--resolver-setting", action="append", default=[], metavar="NAME=VALUE",
                          help="another ResolverConfig knob for the resolve arm, e.g. history_messages=4 "
                               "(repeatable; the results header records it)")
-    measure.add_argument("--answers", action="store_true",
-                       help="also answer each turn of an item with must_contain (LightRAG's aquery_llm) and judge "
-                            "whether the answer contains the needed fact")
-    measure.add_argument("--answer-classes", default="all", metavar="CLASSES",
-                       help="with --answers: the comma-separated turn classes to answer (default: all)")
-    measure.add_argument("--answer-tokens", type=int, default=160, metavar="N",
-                         help="with --answers: most tokens an answer may have (default: 160)")
-    measure.add_argument("--answer-context-tokens", type=int, default=2000, metavar="N",
-                         help="with --answers: LightRAG's max_total_tokens for the answer prompt (default: 2000)")
+    add_answer_arguments(measure)
     models = parser.add_argument_group("models")
     models.add_argument("--llm", default="local", help="'local' (default) or 'openai:<model>'")
     models.add_argument("--base-url", help="base URL of the OpenAI-compatible LLM endpoint")
@@ -93,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
             arms=tuple(name.strip() for name in args.arms.split(",") if name.strip()),
             runs=args.runs, judge=args.judge, k=args.k, top_k=args.top_k, chunk_top_k=args.chunk_top_k,
             limit=args.limit, seed=args.seed, resolver=_resolver_template(args), tuning=_tuning(args),
-            answers=_answers(args),
+            answers=answer_settings(args),
         )
         dataset = evaluation.load_dataset(
             args.dataset, items=args.items, kb=args.kb, passages=args.passages, default_mode=args.mode
@@ -129,8 +121,25 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _answers(args: argparse.Namespace) -> Any:
-    """The ``AnswerSettings`` of ``--answers``; ``None`` without it (``ValueError`` for an unknown class)."""
+def add_answer_arguments(group: Any) -> None:
+    """``--answers`` and its budget, on a parser or argument group (``benchmarks/eval_report.py`` shares them)."""
+    group.add_argument("--answers", action="store_true",
+                       help="also answer each turn of an item with must_contain (LightRAG's aquery_llm) and judge "
+                            "whether the answer contains the needed fact")
+    group.add_argument("--answer-classes", default="all", metavar="CLASSES",
+                       help="with --answers: the comma-separated turn classes to answer (default: all)")
+    group.add_argument("--answer-tokens", type=int, default=160, metavar="N",
+                       help="with --answers: most tokens an answer may have (default: 160)")
+    group.add_argument("--answer-context-tokens", type=int, default=2000, metavar="N",
+                       help="with --answers: LightRAG's max_total_tokens for the answer prompt (default: 2000)")
+
+
+def answer_settings(args: argparse.Namespace) -> Any:
+    """The ``AnswerSettings`` of ``--answers``; ``None`` without it (``ValueError`` for an unknown class).
+
+    ``lightrag_resolve.eval`` is imported here, not at the top: the rest of the command line works without the
+    ``eval`` extra.
+    """
     if not args.answers:
         return None
     from lightrag_resolve.eval import AnswerSettings
