@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+from doc2dial_shaped import DOC, write_doc2dial_cut
 from tiny import ITEMS, write_dataset
 
 from lightrag_resolve.eval import DatasetError, derive_turn_class, load_dataset, load_items, load_kb, load_passages
@@ -146,38 +147,14 @@ def test_the_mtrag_cut_loads_from_its_folder() -> None:
     assert "mtrag_enrichments" in dataset.items[0].extra
 
 
-def _doc2dial_cut(folder: Path) -> Path:
-    """A fixture in the doc2dial cut's shape: passages ``<doc>::<n>`` headed by their page title, turns with ``doc``."""
-    folder.mkdir()
-    doc = "Apply for benefits | Social Security Administration#1_0"
-    passages = [
-        {"id": f"{doc}::{n}", "domain": "ssa", "title": "Apply for benefits", "text": f"Apply for benefits\n{text}"}
-        for n, text in enumerate(["You can apply online at any age.", "Bring your birth certificate."])
-    ]
-    history = [
-        {"role": "user", "content": "Can I apply for benefits online?"},
-        {"role": "assistant", "content": "Do you want to apply for retirement benefits?"},
-    ]
-    turns = [
-        {"id": "d1_3", "domain": "ssa", "lang": "en", "history": history, "query": "yes",
-         "turn_class": "short_reply", "relevant": [f"{doc}::0"], "doc": doc},
-        {"id": "d1_5", "domain": "ssa", "lang": "en", "history": history, "query": "What papers do I need to bring?",
-         "turn_class": "follow_up", "relevant": [f"{doc}::1", f"{doc}::0"], "doc": doc},
-    ]
-    _write_lines(folder / "passages.jsonl", [json.dumps(p) for p in passages])
-    _write_lines(folder / "turns.jsonl", [json.dumps(t) for t in turns])
-    return folder
-
-
 def test_a_doc2dial_shaped_cut_loads_in_naive_mode_with_its_document_kept_aside(tmp_path: Path) -> None:
-    dataset = load_dataset(_doc2dial_cut(tmp_path / "doc2dial"))
+    dataset = load_dataset(write_doc2dial_cut(tmp_path / "doc2dial"))
     assert dataset.items_path.name == "turns.jsonl" and dataset.kb.kind == "passages.jsonl"
     assert dataset.default_mode == "naive" and dataset.name == "doc2dial"
     assert [(item.id, item.turn_class) for item in dataset.items] == [("d1_3", "short_reply"), ("d1_5", "follow_up")]
-    assert dataset.items[1].relevant == ("Apply for benefits | Social Security Administration#1_0::1",
-                                         "Apply for benefits | Social Security Administration#1_0::0")
+    assert dataset.items[1].relevant == (f"{DOC}::1", f"{DOC}::0")
     assert all(item.rewrite is None for item in dataset.items)  # no oracle arm on this cut
-    assert dataset.items[0].extra["doc"] == "Apply for benefits | Social Security Administration#1_0"
+    assert dataset.items[0].extra["doc"] == DOC
     chunk = dataset.kb.custom_kg["chunks"][0]
     assert chunk["source_id"].endswith("::0") and chunk["content"].startswith("Apply for benefits\n")
 
