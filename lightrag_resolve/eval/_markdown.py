@@ -60,8 +60,11 @@ def _table(rows: list[ArmRow], confidence: float) -> list[str]:
     return lines
 
 
-def _count(row: FirstKRow, value: int | None) -> str:
-    return "(baseline)" if row.arm == "raw" or value is None else str(value)
+def _counts(row: FirstKRow) -> str:
+    """The paired counts of an arm's first-k row; ``raw``'s row is the baseline, as in the class tables."""
+    if row.arm == "raw" or row.pairs is None:
+        return "(baseline) | | | |"
+    return f"{row.pairs} | {row.raw_relevant} | {row.lost} | {row.gained} | {row.items_losing}"
 
 
 def _first_k(summary: Summary) -> list[str]:
@@ -84,11 +87,7 @@ def _first_k(summary: Summary) -> list[str]:
         "|---|---|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for row in summary.first_k:
-        lines.append(
-            f"| {row.turn_class} | {row.arm} | {row.items} | {_num(row.hit_rate)} | {_count(row, row.pairs)} "
-            f"| {_count(row, row.raw_relevant)} | {_count(row, row.lost)} | {_count(row, row.gained)} "
-            f"| {_count(row, row.items_losing)} |"
-        )
+        lines.append(f"| {row.turn_class} | {row.arm} | {row.items} | {_num(row.hit_rate)} | {_counts(row)} |")
     return lines + [""]
 
 
