@@ -161,7 +161,7 @@ def reference_prompt(
     fields = ["decision", "name", "query"]
     also = (
         f'Then, for a search engine, also give "query": the message as a search query of at most {max_words} words '
-        f'that names what it refers to (the name, or the topic the conversation is about), in the conversation\'s '
+        f"that names what it refers to (the name, or the topic the conversation is about), in the conversation's "
         f'language, copying names exactly ("" for KEEP)'
     )
     if keywords is not None:

@@ -171,7 +171,9 @@ def _own_words_only(turn: Turn, checked: Resolution, ll_keywords: tuple[str, ...
         return True
     if checked.fallback_reason != "ambiguous":
         return False
-    lacking = [name for name in turn.candidates.mentioned_in(" ; ".join(ll_keywords)) if not contains_phrase(turn.query, name)]
+    lacking = [
+        name for name in turn.candidates.mentioned_in(" ; ".join(ll_keywords)) if not contains_phrase(turn.query, name)
+    ]
     return len(lacking) == 1
 
 
@@ -265,7 +267,11 @@ def _accepted(resolver: Resolver, turn: Turn, safe: Resolution, proposed: str) -
         company_name=turn.company_name,
         max_words=resolver.tuning.max_name_words,
     )
-    if outcome.name is not None and turn.candidates.matching(outcome.name) is None and not _written_as_a_name(outcome.name):
+    if (
+        outcome.name is not None
+        and turn.candidates.matching(outcome.name) is None
+        and not _written_as_a_name(outcome.name)
+    ):
         outcome = NameOutcome(name=None, rejected_reason="not_a_candidate")
     if outcome.name is None:
         return fall_back(

@@ -267,7 +267,9 @@ def test_the_switch_is_validated():
 async def test_a_follow_up_that_stands_alone_costs_one_call_in_mix_as_plain_lightrag(make_rag):
     # Issue 40: the check's call replaces LightRAG's extraction; a KEEP's keywords are the message's own words.
     answer = reference_json("KEEP", ll=["customer data", "Europe", "Pulse POS"], hl=["data protection"])
-    llm = ScriptedLLM(replies={"reference": answer, "lightrag_keywords": keyword_json(["privacy"], ["data protection"])})
+    llm = ScriptedLLM(
+        replies={"reference": answer, "lightrag_keywords": keyword_json(["privacy"], ["data protection"])}
+    )
     rag = await make_rag(llm)
     param = QueryParam(mode="mix", conversation_history=list(HISTORY), enable_rerank=False)
     result = await rag.aquery_data(STANDS_ALONE, param)

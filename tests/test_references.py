@@ -15,7 +15,7 @@ from conversations import SHOPS as HISTORY
 from conversations import SHOPS_ASK as ASK
 from conversations import shops_turn as turn
 from fakes import ScriptedLLM, keyword_json, reference_json
-from lightrag_resolve import Message, Resolver, ResolverConfig
+from lightrag_resolve import Message, Resolver, ResolverConfig, Turn
 from lightrag_resolve._parse import ReferenceAnswer
 from tuned import tuned
 
@@ -415,3 +415,45 @@ def test_a_kept_follow_up_whose_answer_names_two_candidates_is_led_by_neither():
     answer = keyworded("KEEP", name="Orbit CRM", ll=("Pulse POS", "shops"))
     resolution = run(Resolver().resolve(turn(mode="mix"), llm=ScriptedLLM(replies={"reference": answer})))
     assert resolution.query == ASK and resolution.entity is None and resolution.decision == "keep"
+
+
+# ---- names the whole conversation made (issue 40, contract §5.3, §5.4) -------------------------------
+
+EARLIER_PRODUCT = (
+    Message(role="user", content="Do you have something for bakeries?"),
+    Message(role="assistant", content="Yes: Orbit CRM keeps your customer list."),
+    Message(role="user", content="Good. And do you have offices in Lyon?"),
+    Message(role="assistant", content="We have an office in Lyon and one in Paris."),
+)
+
+
+@pytest.mark.parametrize("mode", ["naive", "mix"])
+def test_a_name_said_three_messages_back_is_listed_with_where_and_can_be_named(mode):
+    ask = "Which bakeries in Lyon already use it?"
+    llm = ScriptedLLM(replies={"reference": keyworded("RESOLVE", "Orbit CRM", ll=("Orbit CRM", "bakeries"))})
+    t = Turn.from_history(ask, [m.__dict__ for m in EARLIER_PRODUCT], mode=mode)
+    assert [m.content for m in t.history] == [m.content for m in EARLIER_PRODUCT[2:]]  # the text window stays short
+    resolution = run(Resolver().resolve(t, llm=llm))
+    assert "Orbit CRM (said 3 messages back)" in llm.calls[0].prompt
+    assert resolution.entity == "Orbit CRM" and resolution.query == f"Orbit CRM — {ask}"
+
+
+@pytest.mark.parametrize(
+    ("said", "ask", "name"),
+    [
+        # A German brand read as a capitalised noun, and a Chinese name without spaces: the code finds no candidate.
+        ("Kadoro ist unser Kundenbindungsterminal für den Handel.", "Welche Händler nutzen es schon?", "Kadoro"),
+        ("慧仓储是我们的仓库管理系统。", "哪些零售商已经在用它了", "慧仓储"),
+    ],
+)
+@pytest.mark.parametrize("mode", ["naive", "mix"])
+def test_a_name_the_conversation_said_verbatim_is_accepted_where_the_codes_candidates_missed_it(said, ask, name, mode):
+    history = (Message(role="user", content="Was bieten Sie an? 你们有什么？"), Message(role="assistant", content=said))
+    t = Turn(query=ask, history=history, mode=mode)
+    assert name not in t.candidates.names
+    llm = ScriptedLLM(replies={"reference": keyworded("RESOLVE", name, ll=(name,))})
+    resolution = run(Resolver().resolve(t, llm=llm))
+    assert resolution.entity == name and resolution.query.startswith(f"{name} — ")
+    # Not said in the conversation: refused as before.
+    llm = ScriptedLLM(replies={"reference": keyworded("RESOLVE", "Magazio", ll=(name,))})
+    assert run(Resolver().resolve(t, llm=llm)).entity is None

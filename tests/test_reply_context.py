@@ -21,7 +21,6 @@ from lightrag_resolve._reply_context import (
     reply_context,
 )
 from lightrag_resolve._clean_text import answered_sentence, clean_single_line, split_sentences
-from tuned import tuned
 
 QUESTION = "We run Kadoro for shops and Pivotane for clinics. Which one should I describe?"
 SENTENCES = (

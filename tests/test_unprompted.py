@@ -79,7 +79,9 @@ def test_an_unprompted_reply_costs_no_model_call_in_naive():
 @pytest.mark.parametrize("mode", ["mix", "local", "global", "hybrid"])
 def test_an_unprompted_reply_in_a_graph_mode_gets_the_one_call_that_replaces_lightrags(mode):
     # Issue 40: LightRAG would spend that call on its own extraction; the resolver's reads the visitor's thread.
-    resolution, llm = resolve(turn("Virtualization", ANSWER, mode=mode), keywords=keyword_json(["Pulse POS"], ["stock"]))
+    resolution, llm = resolve(
+        turn("Virtualization", ANSWER, mode=mode), keywords=keyword_json(["Pulse POS"], ["stock"])
+    )
     assert llm.roles() == ["keywords"] and resolution.path == "keywords"
     assert resolution.fallback_reason is None and resolution.has_keywords and resolution.context is None
     assert resolution.query.startswith("Virtualization — ")
