@@ -91,8 +91,9 @@ def _named_by_answer(resolver: Resolver, turn: Turn, checked: Resolution, answer
     message points back (``Resolver.points_back``): in graph modes every
     follow-up is checked, and one that names its own subject is never steered
     by the history. An AMBIGUOUS answer is never led by one of the names it
-    found ambiguous (issue 40: "How much does it cost?" after two products
-    was led by one of them, and lost the other's price page).
+    found ambiguous (issue 40). Two narrower rules were measured and not kept
+    (docs/findings.md#where-the-call-is-free-the-model-decides): only the one
+    name in play, and naming each name in play.
     """
     if checked.fallback_reason != "keep":
         return checked
