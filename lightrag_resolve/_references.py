@@ -33,6 +33,7 @@ from ._fallback import fall_back, untouched
 from ._languages import UNITS, detect
 from ._model_call import response_format
 from ._parse import ReferenceAnswer
+from ._pointing_words import content_words
 from ._resolution import Resolution
 from ._routing import GRAPH_MODES, decide
 
@@ -144,6 +145,8 @@ def _with_keywords(resolver: Resolver, turn: Turn, checked: Resolution, answer: 
         return checked
     if _own_words_only(turn, checked, outcome.ll_keywords):
         grounded = ground_keywords(outcome.ll_keywords, candidates=Candidates(), reply=turn.query, history=())
+        if not grounded.kept:  # all of them the history's: the message's own words, as LightRAG would search
+            grounded = replace(grounded, kept=content_words(turn.query)[: config.max_ll_keywords])
     else:
         grounded = ground_keywords(
             outcome.ll_keywords, candidates=turn.candidates, reply=turn.query, history=turn.conversation_texts

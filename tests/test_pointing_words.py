@@ -20,7 +20,13 @@ from hypothesis import strategies as st
 from fakes import ScriptedLLM, keyword_json, reference_json
 from lightrag import QueryParam
 from lightrag_resolve import Message, Resolver, ResolverTuning, Turn
-from lightrag_resolve._pointing_words import leans_on_conversation, named_before_pointing, points_back, unnamed_definite
+from lightrag_resolve._pointing_words import (
+    content_words,
+    leans_on_conversation,
+    named_before_pointing,
+    points_back,
+    unnamed_definite,
+)
 from lightrag_resolve._languages import detect
 from tuned import tuned
 
@@ -303,3 +309,15 @@ def test_named_before_pointing_finds_the_name_ahead_of_the_pronoun(message, name
 @given(st.text(max_size=120), st.text(max_size=40))
 def test_named_before_pointing_is_total(message, name):
     assert isinstance(named_before_pointing(message, name), bool)
+
+
+def test_content_words_are_the_messages_words_that_are_no_function_words_each_once():
+    assert content_words("Le Parcours Cerclia est-il proposé le samedi ?") == (
+        "Parcours",
+        "Cerclia",
+        "proposé",
+        "samedi",
+    )
+    assert content_words("Is it available on weekends, on weekends?") == ("available", "weekends")
+    assert content_words("Wie viele Filialen nutzen es?") == ("Filialen", "nutzen")
+    assert content_words("") == ()

@@ -457,3 +457,12 @@ def test_a_name_the_conversation_said_verbatim_is_accepted_where_the_codes_candi
     # Not said in the conversation: refused as before.
     llm = ScriptedLLM(replies={"reference": keyworded("RESOLVE", "Magazio", ll=(name,))})
     assert run(Resolver().resolve(t, llm=llm)).entity is None
+
+
+def test_a_kept_follow_up_whose_keywords_are_all_the_historys_searches_its_own_words_in_one_call():
+    # Issue 40: grounded in the message alone nothing was left, and LightRAG extracted its own (a second call).
+    answer = keyworded("KEEP", ll=("Pulse POS", "Orbit CRM"))
+    resolution = run(Resolver().resolve(turn(mode="mix"), llm=ScriptedLLM(replies={"reference": answer})))
+    assert resolution.decision == "keep" and resolution.query == ASK and resolution.fallback_reason is None
+    assert resolution.ll_keywords == ("shops", "Lyon", "already", "use")
+    assert resolution.hl_keywords == ("retail adoption",)
