@@ -160,5 +160,5 @@ async def resolve_text(resolver: Resolver, turn: Turn, llm: LLMFunc, *, model: s
     meaning = resolved_meaning(turn, rewrite, max_words=max_words)
     if meaning is None:
         refused = enforce_text_query(rewrite, company_name=turn.company_name, max_words=max_words)
-        return fall_back(safe, refused.fallback_reason or "unparsable")
+        return fall_back(safe, refused.fallback_reason or "ungrounded")  # accepted, but not what the offer named
     return replace(safe, query=_resolved(safe, meaning))

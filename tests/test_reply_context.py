@@ -343,3 +343,15 @@ def test_one_sentence_splitter_finds_the_sentence_a_reply_answers():
     assert split_sentences(linked) == ["See docs/containers?topic=update for the steps.", "Anything else?"]
     assert split_sentences("どれですか？Aです。") == ["どれですか？", "Aです。"]
     assert answered_sentence("") == "" and split_sentences("  ") == []
+
+
+def test_a_meaning_that_names_nothing_the_offer_names_is_refused_and_the_offer_carried():
+    # Issue 40: shown the offer, the 1.5B model still wrote the visitor's earlier topic.
+    llm = ScriptedLLM(replies={"text": "Orbit CRM contact sync"})
+    resolution = asyncio.run(Resolver().resolve(_turn("Yes please", OFFER, "naive"), llm=llm))
+    assert resolution.query == "Yes please — Shall I tell you which clinics already use Pivotane?"
+    assert resolution.carry_reason == "ungrounded" and resolution.fallback_reason is None
+    # A meaning that names what was offered is kept.
+    llm = ScriptedLLM(replies={"text": "clinics using Pivotane"})
+    kept = asyncio.run(Resolver().resolve(_turn("Yes please", OFFER, "naive"), llm=llm))
+    assert kept.query.startswith("Yes please — clinics using Pivotane") and kept.carry_reason is None

@@ -68,7 +68,26 @@ def resolved_meaning(turn: Turn, text: object, keywords: tuple[str, ...] = (), *
         head = keywords[:3]
         words = " ".join(k for k in head if not any(o != k and contains_phrase(o, k) for o in head)).split()
         meaning = " ".join(words[:max_words]) or None
+    if meaning is not None and not _about_the_offer(turn, meaning):
+        return None
     return meaning
+
+
+def _about_the_offer(turn: Turn, meaning: str) -> bool:
+    """Whether a meaning of an accepted offer names something the offer names, where it names anything.
+
+    Shown the offer, the 1.5B model still wrote the visitor's earlier topic
+    for "Yes please" to "Would you like a few customer examples from the
+    Industrie sector, such as Fonderies Aubrac?" ("API Connect connects
+    everything to an ERP"): such a meaning is refused and the offer is
+    carried (contract §5.6). Written from the sample's accepted offers
+    (issue 40).
+    """
+    offer = turn.accepted_offer
+    if offer is None:
+        return True
+    offered = turn.candidates.mentioned_in(offer)
+    return not offered or any(contains_phrase(meaning, name) for name in offered)
 
 
 logger = logging.getLogger("lightrag_resolve")
