@@ -74,7 +74,9 @@ def main(argv: list[str]) -> int:
         print("\n".join(problems), file=sys.stderr)
         return 1
     data = sorted(name for name in expected if not name.endswith(".py"))
-    print(f"check_package: {wheel.name} and {sdist.name} hold all {len(expected)} package files ({len(data)} data files)")
+    print(
+        f"check_package: {wheel.name} and {sdist.name} hold all {len(expected)} package files ({len(data)} data files)"
+    )
     print(f"check_package: {release_note(version, (ROOT / 'CHANGELOG.md').read_text(encoding='utf-8'))}")
     return 0
 
