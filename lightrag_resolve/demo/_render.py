@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from .._resolution import Resolution
 from ._turns import Retrieval, TurnReport
 from ._understood import understood
 
@@ -28,6 +29,18 @@ def _found(retrieval: Retrieval, relevant: frozenset[str], top: int) -> str:
 
 _ROUTE = {"keywords": "short reply", "text": "short reply", "reference": "reference check"}
 
+_CALL_FAILURES = frozenset({"timeout", "llm_error"})
+
+
+def _cost(resolution: Resolution) -> str:
+    """Which resolver ran and its time, "no model call" where the code settled the turn; "" when none ran."""
+    route = _ROUTE.get(resolution.path)
+    failure = resolution.carry_reason or resolution.fallback_reason
+    called = resolution.raw_output is not None or failure in _CALL_FAILURES
+    if route is None or (not called and resolution.fallback_reason is not None):
+        return ""  # a first turn, a follow-up that names its own subject...: nothing ran
+    return f"  ({route}, {f'{resolution.elapsed_ms / 1000:.1f} s' if called else 'no model call'})"
+
 
 def render_turn(report: TurnReport, *, index: int, total: int, top: int = 3) -> str:
     """One turn: the last assistant line, the visitor's words, what was understood, and both retrievals.
@@ -45,9 +58,7 @@ def render_turn(report: TurnReport, *, index: int, total: int, top: int = 3) -> 
         lines.append(f" {last['role']:>10}: {_clip(last['content'], _WIDTH - 13)}")
     lines.append(f" {'visitor':>10}: {_clip(item['query'], _WIDTH - 13)}")
     resolution = report.resolution
-    route = _ROUTE.get(resolution.path)
-    cost = f"  ({route}, {resolution.elapsed_ms / 1000:.1f} s)" if route and resolution.elapsed_ms else ""
-    lines.append(f" {'understood':>10}: {understood(resolution)}{cost}")
+    lines.append(f" {'understood':>10}: {understood(resolution)}{_cost(resolution)}")
     relevant = report.relevant
     lines.append(f" {'without':>10}: {_found(report.raw, relevant, top)}")
     lines.append(f" {'with':>10}: {_found(report.resolved, relevant, top)}")

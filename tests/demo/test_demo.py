@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import logging
+import re
 import subprocess
 import sys
 import textwrap
@@ -40,8 +41,9 @@ def test_demo_plays_scripted_turns_and_reuses_its_index(fake_models, tmp_path, c
     assert "Building the sample index" in err and "embedding the sample graph" in err
     assert "1/3 · en-short-01 · short_reply" in out and "visitor: Santé" in out
     assert "understood: the meaning “Santé Pivotane” · keywords: Santé, Pivotane · themes: secteur santé" in out
-    assert "understood: the name “Kadoro”  (reference check" in out
-    assert "understood: searched as written: a first turn, nothing to resolve" in out
+    assert "understood: the name “Kadoro”  (reference check, no model call)" in out  # the one name in view
+    assert re.search(r"secteur santé  \(short reply, \d+\.\d s\)", out)  # the resolver's call and its time
+    assert "understood: searched as written: a first turn, nothing to resolve\n" in out  # nothing ran: no tag
     assert "retrieval text" not in out and " — " not in out  # what was understood, never the whole search text
     assert out.count("without:") == 3 and out.count("with:") == 3
     assert "3 turns, 2 resolved." in out

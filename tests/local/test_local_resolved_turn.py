@@ -87,6 +87,6 @@ def test_the_demo_runs_on_the_local_models(tmp_path: Path, capsys: pytest.Captur
     assert main(demo) == 0
     out = capsys.readouterr().out
     assert out.count("understood: ") == 2
-    assert "(short reply, " in out and "(reference check, " in out  # each turn's resolver call, and its time
+    assert "(short reply, " in out and "(reference check, " in out  # which resolver each turn took
     assert "(timeout)" not in out and "no meaning: timeout" not in out
     assert "2 turns," in out
