@@ -233,6 +233,8 @@ def parsed_host(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """``serve`` run up to LightRAG's ``main`` (faked), with no model loaded: the host LightRAG parsed."""
     import types
 
+    require_server_deps()
+
     from lightrag.api import config as lightrag_config
 
     from lightrag_resolve.server import _launch, _seam
