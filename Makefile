@@ -115,7 +115,9 @@ FORMATTED := lightrag_resolve/_errors.py lightrag_resolve/local/_models.py tests
 	tests/server/test_webui_browser.py \
 	lightrag_resolve/_bounded_call.py tests/test_bounded_call.py tests/test_hostile_storage.py benchmarks/probes/rule_split_probe.py \
 	lightrag_resolve/eval/_answers.py benchmarks/answer_report.py benchmarks/probes/answer_side_by_side.py \
-	tests/eval/test_eval_answers.py tests/eval/test_answer_scripts.py \
+	tests/eval/test_eval_answers.py tests/eval/test_answer_scripts.py tests/test_graph_modes_ask_the_model.py \
+	lightrag_resolve/eval/_first_k.py tests/eval/test_eval_first_k.py \
+	benchmarks/build_doc2dial_cut.py tests/eval/test_eval_build_doc2dial_cut.py \
 	lightrag_resolve/demo/__init__.py lightrag_resolve/demo/_render.py lightrag_resolve/demo/_understood.py lightrag_resolve/cli/demo.py \
 	tests/demo/test_demo.py tests/demo/test_understood.py scripts/check_package.py tests/test_lightrag_bindings.py tests/local/test_lightrag_openai_binding.py
 

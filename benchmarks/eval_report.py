@@ -6,8 +6,11 @@ knowledge graph, searched in ``mix`` mode), the MTRAG follow-up cut
 passages without a graph, searched in ``naive`` mode) and, when asked for
 with ``--datasets multilingual``, the German, Spanish and Chinese dataset of
 ``benchmarks/data/multilingual`` (a custom knowledge graph like the sample's,
-searched in ``mix`` mode; ``--multilingual PATH`` for another copy). The
-default is the first two. Each runs on the local
+searched in ``mix`` mode; ``--multilingual PATH`` for another copy) and,
+with ``--datasets doc2dial``, the doc2dial cut (real conversations about US
+government pages in which the agent asks and the user answers briefly; the
+``shared/data/doc2dial`` folder beside the repository's, or ``--doc2dial PATH``;
+passages in ``naive`` mode, as MTRAG's). The default is the first two. Each runs on the local
 model of the ``local`` extra; a dataset that is not present is skipped with a
 note. Each dataset gets ``report.md``, ``results.json`` and ``chart.png`` in
 ``<out>/<dataset>/``, and ``<out>/README.md`` links them.
@@ -25,6 +28,7 @@ Usage::
     python benchmarks/eval_report.py --limit 60      # a seeded 60-item subset of each
     python benchmarks/eval_report.py --datasets mtrag --limit 100 --runs 3
     python benchmarks/eval_report.py --datasets multilingual         # the de/es/zh dataset, mix mode
+    python benchmarks/eval_report.py --datasets doc2dial --arms raw,resolve,prose,anythingllm   # no rewrite: no oracle
     python benchmarks/eval_report.py --sample-limit 16 --mtrag-limit 30   # a limit per dataset
     python benchmarks/eval_report.py --datasets mtrag --mtrag-held-out --mtrag-limit 150   # unseen follow-ups
     python benchmarks/eval_report.py --resolver-setting history_messages=4   # measure another ResolverConfig
@@ -75,7 +79,8 @@ from lightrag_resolve.eval import (
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_MTRAG = ROOT.parent / "shared" / "data" / "mtrag"
 DEFAULT_MULTILINGUAL = ROOT / "benchmarks" / "data" / "multilingual"
-DATASETS = ("sample", "mtrag", "multilingual")
+DEFAULT_DOC2DIAL = ROOT.parent / "shared" / "data" / "doc2dial"
+DATASETS = ("sample", "mtrag", "multilingual", "doc2dial")
 DEFAULT_OUT = ROOT / "benchmarks" / "results" / "eval"
 # Generous on purpose: the local model takes 7-8 s a call on a quiet 2-core machine and 11-40 s on a busy one.
 LOCAL_TIMEOUT = 180.0
@@ -92,15 +97,18 @@ def _sample_folder() -> Path | None:
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--datasets", default="sample,mtrag",
-                        help="comma-separated: sample, mtrag, multilingual (default: sample,mtrag)")
+                        help="comma-separated: sample, mtrag, multilingual, doc2dial (default: sample,mtrag)")
     parser.add_argument("--sample", type=Path, default=None, help="sample folder (default: the bundled one)")
     parser.add_argument("--mtrag", type=Path, default=DEFAULT_MTRAG, help=f"MTRAG cut folder (default: {DEFAULT_MTRAG})")
     parser.add_argument("--multilingual", type=Path, default=DEFAULT_MULTILINGUAL,
                         help=f"the de/es/zh dataset folder (default: {DEFAULT_MULTILINGUAL})")
+    parser.add_argument("--doc2dial", type=Path, default=DEFAULT_DOC2DIAL,
+                        help=f"doc2dial cut folder (default: {DEFAULT_DOC2DIAL})")
     parser.add_argument("--limit", type=int, default=None, help="a seeded sample of at most this many items per dataset")
     parser.add_argument("--sample-limit", type=int, default=None, help="the sample's own --limit")
     parser.add_argument("--mtrag-limit", type=int, default=None, help="the MTRAG cut's own --limit")
     parser.add_argument("--multilingual-limit", type=int, default=None, help="the multilingual dataset's own --limit")
+    parser.add_argument("--doc2dial-limit", type=int, default=None, help="the doc2dial cut's own --limit")
     parser.add_argument("--mtrag-follow-ups", type=int, default=150, metavar="N",
                         help="MTRAG: every short reply and a seeded N of the longer follow-ups (default: 150; 0: all)")
     parser.add_argument("--mtrag-held-out", action="store_true",
@@ -132,7 +140,8 @@ def _folders(args: argparse.Namespace) -> dict[str, Path | None]:
     unknown = set(wanted) - set(DATASETS)
     if unknown:
         raise SystemExit(f"unknown dataset(s): {', '.join(sorted(unknown))}")
-    known = {"sample": args.sample or _sample_folder(), "mtrag": args.mtrag, "multilingual": args.multilingual}
+    known = {"sample": args.sample or _sample_folder(), "mtrag": args.mtrag, "multilingual": args.multilingual,
+             "doc2dial": args.doc2dial}
     return {name: known[name] for name in wanted}
 
 

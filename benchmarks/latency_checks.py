@@ -31,9 +31,9 @@ _GRAPH_CALLS = {
     "library": {
         "first turn": {"lightrag_keywords": 1},
         "short reply": {"keywords": 1},  # the resolver's call replaces LightRAG's
-        "stands alone": {"lightrag_keywords": 1},  # no word points back: no check
-        # the check's one answer holds LightRAG's keywords: LightRAG's extraction does not run
-        **{name: {"reference": 1} for name in CHECKED},
+        # every follow-up is checked (issue 40): the check's one answer holds LightRAG's keywords, and
+        # LightRAG's extraction does not run
+        **{name: {"reference": 1} for name in ("stands alone", *CHECKED)},
     },
     "serial": {
         t.name: ({"rewrite": 1, "lightrag_keywords": 1} if t.history else {"lightrag_keywords": 1})
@@ -74,7 +74,9 @@ def _as_designed(turn: str, mode: str, r: Resolution) -> bool:
     graph = mode != "naive"
     if turn == "short reply":
         return r.has_keywords == graph
-    if turn == "stands alone":  # no check: LightRAG extracts its own keywords
+    if turn == "stands alone":  # naive: no check; graph modes: kept, with keywords of its own words (issue 40)
+        if graph:
+            return r.decision == "keep" and r.ll_keywords == ("Helix", "offices", "France")
         return r.fallback_reason == "stands_alone" and not r.has_keywords
     if turn == "KEEP":  # graph modes: the check's keywords replace LightRAG's, no longer a fallback
         if graph:
@@ -174,7 +176,7 @@ def model_time_over_plain(mode: str, system: str, turn: TurnClass, delays: Delay
     return {
         "first turn": (0.0, "nothing runs"),
         "short reply": (delays.resolver_ms - delays.keyword_ms, "the resolver call replaces LightRAG's keyword call"),
-        "stands alone": (0.0, "no check: no word points back"),
+        "stands alone": (delays.reference_ms - delays.keyword_ms, replaces),
         "KEEP": (delays.reference_ms - delays.keyword_ms, replaces),
         "AMBIGUOUS": (delays.reference_ms - delays.keyword_ms, replaces),
         "RESOLVE": (delays.reference_ms - delays.keyword_ms, replaces),

@@ -280,8 +280,20 @@ TURN_CLASSES = (
         text="Offre Santé Vitalis module",
         rewrite="Offre Santé Vitalis module for clinics",
     ),
-    # Names its own subject, no word that points back: no reference check (contract §5.8).
-    TurnClass(name="stands alone", message="How many offices does Helix have in France?", history=_PULSE),
+    # Names its own subject, no word that points back: no reference check in naive (contract §5.8); in graph modes
+    # the check's call replaces LightRAG's extraction and keeps it, with keywords from its own words (issue 40).
+    TurnClass(
+        name="stands alone",
+        message="How many offices does Helix have in France?",
+        history=_PULSE,
+        reference={
+            "decision": "KEEP",
+            "name": "",
+            "query": "",
+            "low_level_keywords": ["Helix", "offices", "France"],
+            "high_level_keywords": ["office locations"],
+        },
+    ),
     # Points back ("they"), and the check keeps it, with the keywords for the visitor's words.
     TurnClass(
         name="KEEP",

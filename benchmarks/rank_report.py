@@ -5,8 +5,10 @@ LightRAG retrieved (20 chunks and more), which on a small corpus is near the
 ceiling for every arm. What a visitor feels is the top of the ranking, so this
 reads the ``retrieved`` documents that ``results.json`` keeps (in rank order)
 and prints, per turn class, hit@k (a relevant document among the first k) for
-every arm, paired against ``raw`` (wins/losses), and two fusions of the
-``resolve`` ranking with the ``raw`` one:
+every arm, paired against ``raw`` (wins/losses), beside it how many relevant
+documents among ``raw``'s first k each arm drops and how many it adds (summed
+over item × run pairs: hit@k hides an arm that keeps one of two relevant
+documents), and two fusions of the ``resolve`` ranking with the ``raw`` one:
 
 * ``rrf``: weighted reciprocal-rank fusion (resolved weight 2, raw 1, k=60);
 * ``fill``: the resolved ranking first, raw documents after it (only matters
@@ -36,7 +38,7 @@ from collections import defaultdict
 from collections.abc import Collection, Sequence
 from pathlib import Path
 
-from lightrag_resolve.eval import select_items
+from lightrag_resolve.eval import relevant_lost_and_gained, select_items
 
 CLASSES = ("first_turn", "short_reply", "follow_up", "reference")
 
@@ -142,22 +144,53 @@ def by_resolution(folder: Path, items: Path, k: int, *, digits: int = 2) -> str:
     return "\n".join(lines) + "\n"
 
 
+def rankings_by_run(records: Sequence[dict]) -> dict[str, dict[str, dict[int, list[str]]]]:
+    """Each item's rankings per arm and run, the two fusions of ``resolve`` with ``raw`` included (per shared run)."""
+    ranked: dict[str, dict[str, dict[int, list[str]]]] = defaultdict(lambda: defaultdict(dict))
+    for record in records:
+        ranked[record["item"]][record["arm"]][int(record.get("run", 0))] = list(record.get("retrieved") or [])
+    for runs in ranked.values():
+        if "resolve" in runs and "raw" in runs:
+            shared = sorted(set(runs["resolve"]) & set(runs["raw"]))
+            runs["resolve+rrf"] = {r: rrf([(runs["resolve"][r], 2.0), (runs["raw"][r], 1.0)]) for r in shared}
+            runs["resolve+fill"] = {r: fill(runs["resolve"][r], runs["raw"][r]) for r in shared}
+    return ranked
+
+
+def lost_and_gained(
+    ranked: dict[str, dict[str, dict[int, list[str]]]], arm: str, items: Collection[str], relevant: dict, k: int
+) -> tuple[int, int]:
+    """Relevant documents in ``raw``'s first k that ``arm``'s lacks, and the reverse, summed over item × run pairs."""
+    lost = gained = 0
+    for item in items:
+        raw, mine = ranked[item].get("raw", {}), ranked[item].get(arm, {})
+        for run in set(raw) & set(mine):
+            dropped, added = relevant_lost_and_gained(raw[run], mine[run], relevant[item], k)
+            lost, gained = lost + dropped, gained + added
+    return lost, gained
+
+
 def report(folder: Path, items: Path, k: int, *, only: Collection[str] | None = None, digits: int = 2) -> str:
-    """The Markdown table: per class, per arm (and the two fusions), hit@k and W/L against raw.
+    """The Markdown table: per class, per arm (and the two fusions), hit@k, W/L and relevant lost/gained against raw.
 
     ``only`` restricts it to those items; ``digits`` is the hit rate's decimals.
     """
     relevant = load_relevant(items)
     by_item: dict[str, dict[str, list[list[str]]]] = defaultdict(lambda: defaultdict(list))
     classes: dict[str, str] = {}
-    for record in load_records(folder):
+    records = load_records(folder)
+    for record in records:
         by_item[record["item"]][record["arm"]].append(list(record.get("retrieved") or []))
         classes[record["item"]] = record["turn_class"]
+    ranked = rankings_by_run(records)
 
     def mean_hit(item: str, rankings: Sequence[Sequence[str]]) -> float:
         return sum(hit_at(ranking, relevant[item], k) for ranking in rankings) / len(rankings)
 
-    lines = [f"| class | n | arm | hit@{k} | W/L vs raw |", "|---|---|---|---|---|"]
+    lines = [
+        f"| class | n | arm | hit@{k} | W/L vs raw | relevant lost / gained vs raw, first {k} |",
+        "|---|---|---|---|---|---|",
+    ]
     for turn_class in (*CLASSES, "all"):
         items_here = [
             item
@@ -183,7 +216,9 @@ def report(folder: Path, items: Path, k: int, *, only: Collection[str] | None = 
             mean = sum(scores[item] for item in paired) / len(paired)
             wins = sum(scores[item] > arms["raw"][item] for item in paired)
             losses = sum(scores[item] < arms["raw"][item] for item in paired)
-            lines.append(f"| {turn_class} | {len(paired)} | {arm} | {mean:.{digits}f} | {wins}/{losses} |")
+            lost, gained = lost_and_gained(ranked, arm, paired, relevant, k)
+            changed = "–" if arm == "raw" else f"{lost} / {gained}"
+            lines.append(f"| {turn_class} | {len(paired)} | {arm} | {mean:.{digits}f} | {wins}/{losses} | {changed} |")
     return "\n".join(lines) + "\n"
 
 

@@ -256,10 +256,22 @@ class Candidates:
 
     names: tuple[str, ...] = ()
     options: tuple[str, ...] = ()
+    said: tuple[int, ...] = ()
+    """Where each name was said: how many messages back its latest mention is (1, the last message); empty when
+    unknown (a hand-built list)."""
 
-    def numbered(self) -> str:
-        """The names as the prompts show them: ``1. Kadoro`` a line."""
-        return "\n".join(f"{number}. {name}" for number, name in enumerate(self.names, start=1))
+    def numbered(self, *, window: int | None = None) -> str:
+        """The names as the prompts show them: ``1. Kadoro`` a line.
+
+        A name said before the last ``window`` messages (the text the prompt
+        shows) says where: ``4. Kadoro (said 4 messages back)``.
+        """
+        lines = []
+        for number, name in enumerate(self.names, start=1):
+            back = self.said[number - 1] if number <= len(self.said) else None
+            where = f" (said {back} messages back)" if window is not None and back is not None and back > window else ""
+            lines.append(f"{number}. {name}{where}")
+        return "\n".join(lines)
 
     def by_number(self, text: str) -> str | None:
         """The name a bare list number ("2", "#2", "2.") stands for, if it is one."""
@@ -294,7 +306,7 @@ def collect_candidates(
     company_name: str | None = None,
     limit: int = MAX_CANDIDATES,
 ) -> Candidates:
-    """The candidate names of a history window (``(role, text)`` pairs, oldest first).
+    """The candidate names of a conversation (``(role, text)`` pairs, oldest first), with where each was said.
 
     Order: the latest message first; within a message, graph-known names and
     option-list items before other capitalised runs and quoted terms, each in
@@ -303,7 +315,9 @@ def collect_candidates(
     known = {name.casefold(): name for name in known_names}
     texts = [text for _, text in messages]
     names: list[str] = []
+    said: list[int] = []
     seen: set[str] = set()
+    back = 0
 
     def add(name: str) -> None:
         name = without_possessive(name)
@@ -314,8 +328,10 @@ def collect_candidates(
             return
         seen.add(key)
         names.append(name)
+        said.append(back)
 
     for _, text in reversed(messages):
+        back += 1
         in_graph = [known[span.casefold()] for span in name_ngrams([text]) if span.casefold() in known]
         listed = [item for options in option_lists(text) for item in options]
         record = detect(text)
@@ -332,7 +348,7 @@ def collect_candidates(
         if role == "assistant":
             options = _answered_options(text)
             break
-    return Candidates(names=tuple(names[:limit]), options=options)
+    return Candidates(names=tuple(names[:limit]), options=options, said=tuple(said[:limit]))
 
 
 def _answered_options(text: str) -> tuple[str, ...]:

@@ -75,7 +75,7 @@ class Turn:
     message_words: int = 150
     context_words: int = 40
     known_names: tuple[str, ...] = ()
-    """Names the instance's knowledge graph knows that occur in the window (see ``_candidates``)."""
+    """Names the instance's knowledge graph knows that occur in the conversation (see ``_candidates``)."""
     conversation: tuple[Message, ...] = ()
     """The last ``CONDENSE_WINDOW`` messages (or the window, if it is longer), for the standalone question (§5.10).
 
@@ -159,9 +159,17 @@ class Turn:
 
     @cached_property
     def candidates(self) -> Candidates:
-        """The names this turn may be resolved to, collected in code from the window (``message_texts``)."""
+        """The names this turn may be resolved to, collected in code from the whole conversation
+        (``conversation_texts``), newest first, each with where it was said.
+
+        The model reads the short window (``history_text``); a name said
+        before it reaches the prompt through this list, so a message can
+        point at a product named three messages back (issue 40: four of ten
+        missed references on an unseen German, Spanish and Chinese set did).
+        """
+        messages = self.conversation or self.history
         return collect_candidates(
-            [(message.role, text) for message, text in zip(self.history, self.message_texts)],
+            [(message.role, text) for message, text in zip(messages, self.conversation_texts)],
             known_names=self.known_names,
             company_name=self.company_name,
         )

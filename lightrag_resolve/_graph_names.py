@@ -28,8 +28,9 @@ logger = logging.getLogger("lightrag_resolve")
 
 
 def window_ngrams(turn: Turn) -> tuple[list[str], bool]:
-    """The n-grams the graph is asked about, newest message first, and whether they cover the whole window."""
-    spans = name_ngrams(reversed(turn.message_texts), limit=MAX_NGRAMS + 1)
+    """The n-grams the graph is asked about, newest message first, and whether they cover the whole conversation
+    the candidates are read from (``Turn.conversation_texts``)."""
+    spans = name_ngrams(reversed(turn.conversation_texts), limit=MAX_NGRAMS + 1)
     return spans[:MAX_NGRAMS], len(spans) <= MAX_NGRAMS
 
 

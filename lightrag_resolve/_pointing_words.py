@@ -35,7 +35,14 @@ from functools import cache
 from ._clean_text import visible, word_form
 from ._languages import HAN_CHARS_PER_WORD, LANGUAGES, Language, detect, phrase_pattern
 
-__all__ = ["is_function_word", "leans_on_conversation", "named_before_pointing", "points_back", "unnamed_definite"]
+__all__ = [
+    "content_words",
+    "is_function_word",
+    "leans_on_conversation",
+    "named_before_pointing",
+    "points_back",
+    "unnamed_definite",
+]
 
 _FUNCTION_WORDS = frozenset(
     word
@@ -53,6 +60,7 @@ _MAX_UNNAMED_CONTENT_WORDS = 3
 _LATIN_OR_DIGIT = re.compile(r"[A-Za-z0-9]")
 
 _WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
+_LETTERS = re.compile(r"[^\W\d_]+")
 _TOKEN = re.compile(r"[^\W_]+(?:['\u2019-][^\W_]+)*")
 _PARTS = re.compile(r"['\u2019-]")
 _QUOTED = re.compile(r"[\"“”«»]|(?:^|\s)'\w")
@@ -96,6 +104,24 @@ def is_function_word(word: str) -> bool:
     the name check of a restatement (contract §5.9) passes over them.
     """
     return word_form(word) in _FUNCTION_WORDS
+
+
+def content_words(message: str) -> tuple[str, ...]:
+    """The words of ``message`` that are no function word of a shipped language, in order, each once.
+
+    What a kept follow-up's search is about when every keyword the model gave
+    came from the history (issue 40): its own words, as LightRAG's extraction
+    of the message would give them, without a second call. A language whose
+    text has no spaces (Chinese) is split by its record's lexicon.
+    """
+    text = visible(message)
+    record = detect(text)
+    words = record.words(text) if record is not None and not record.spaced else _LETTERS.findall(text)
+    seen: dict[str, str] = {}
+    for word in words:
+        if len(word) > 1 and not is_function_word(word):
+            seen.setdefault(word.casefold(), word)
+    return tuple(seen.values())
 
 
 def leans_on_conversation(message: str) -> bool:

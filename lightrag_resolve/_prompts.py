@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ._clean_text import MAX_PROMPT_PART_CHARS, prompt_part
 from ._conversation import Turn
 
 __all__ = [
@@ -64,19 +65,28 @@ def _for_company(turn: Turn) -> str:
     return f" on {turn.company_name}'s website" if turn.company_name else ""
 
 
-def _conversation(turn: Turn, label: str, *, pick: str | None = None) -> str:
-    """The user prompt: the window, the numbered candidate names, and the message."""
+def _conversation(turn: Turn, label: str, *, pick: str | None = None, offer: str | None = None) -> str:
+    """The user prompt: the window, the numbered candidate names, the message, and what the code read of it.
+
+    Names said before the window say where (``Candidates.numbered``). The
+    option the reply picks and the offer it accepts are evidence the code
+    found; the model still decides what the reply means.
+    """
     parts = [f"Conversation:\n{turn.history_text}"]
     if turn.candidates.names:
-        parts.append(f"Names in the conversation:\n{turn.candidates.numbered()}")
+        parts.append(f"Names in the conversation:\n{turn.candidates.numbered(window=len(turn.history))}")
     message = f"{label}: {turn.prompt_query}"
     if pick is not None:
         message += f"\n(The reply picks: {pick})"
+    if offer is not None:
+        message += f"\n(The reply accepts the offer: {prompt_part(offer, max_chars=MAX_PROMPT_PART_CHARS)})"
     parts.append(message)
     return "\n\n".join(parts)
 
 
-def keyword_prompt(turn: Turn, *, max_ll: int, max_hl: int, max_words: int = 8, pick: str | None = None) -> Prompt:
+def keyword_prompt(
+    turn: Turn, *, max_ll: int, max_hl: int, max_words: int = 8, pick: str | None = None, offer: str | None = None
+) -> Prompt:
     """Ask for the reply's meaning as a short search text and graph keywords (contract §5.2)."""
     system = (
         f"You help a search engine understand a short reply in a chat{_for_company(turn)}. "
@@ -90,7 +100,9 @@ def keyword_prompt(turn: Turn, *, max_ll: int, max_hl: int, max_words: int = 8, 
         '"high_level_keywords": ["pricing"]}\n'
         "If the reply cannot be understood from the conversation, answer NONE."
     )
-    return Prompt(system=system, user=_conversation(turn, "Reply", pick=pick), max_tokens=KEYWORD_MAX_TOKENS)
+    return Prompt(
+        system=system, user=_conversation(turn, "Reply", pick=pick, offer=offer), max_tokens=KEYWORD_MAX_TOKENS
+    )
 
 
 def keyword_schema(*, max_ll: int, max_hl: int) -> dict[str, Any]:
@@ -110,7 +122,7 @@ def keyword_schema(*, max_ll: int, max_hl: int) -> dict[str, Any]:
     }
 
 
-def text_prompt(turn: Turn, *, max_words: int, pick: str | None = None) -> Prompt:
+def text_prompt(turn: Turn, *, max_words: int, pick: str | None = None, offer: str | None = None) -> Prompt:
     """Ask for a short standalone search query for a short reply (contract §5.1)."""
     system = (
         f"You help a search engine understand a short reply in a chat{_for_company(turn)}. "
@@ -121,7 +133,7 @@ def text_prompt(turn: Turn, *, max_words: int, pick: str | None = None) -> Promp
     )
     return Prompt(
         system=system,
-        user=_conversation(turn, "Reply", pick=pick),
+        user=_conversation(turn, "Reply", pick=pick, offer=offer),
         max_tokens=text_max_tokens(max_words),
         stop=ONE_LINE,
     )
@@ -149,7 +161,8 @@ def reference_prompt(
     fields = ["decision", "name", "query"]
     also = (
         f'Then, for a search engine, also give "query": the message as a search query of at most {max_words} words '
-        f'that names what it refers to, in the conversation\'s language, copying names exactly ("" for KEEP)'
+        f"that names what it refers to (the name, or the topic the conversation is about), in the conversation's "
+        f'language, copying names exactly ("" for KEEP)'
     )
     if keywords is not None:
         max_ll, max_hl = keywords
@@ -180,7 +193,13 @@ def reference_schema(turn: Turn, *, keywords: tuple[int, int] | None = None) -> 
     and in graph modes the keywords (the keyword answer's lists)."""
     properties: dict[str, Any] = {
         "decision": {"type": "string", "enum": ["RESOLVE", "KEEP", "AMBIGUOUS"]},
-        "name": {"type": "string", "enum": [*turn.candidates.names, ""]},
+        # The candidates when the code found some; else any short name, which the code accepts only when the
+        # conversation said it verbatim (its heuristics miss names, e.g. a Chinese one without spaces).
+        "name": (
+            {"type": "string", "enum": [*turn.candidates.names, ""]}
+            if turn.candidates.names
+            else {"type": "string", "maxLength": 60}
+        ),
         # About 8 words: the restatement is cut to max_query_words anyway, and on a CPU every character the
         # model writes costs time (the one-slot local model wrote 16 words here where none were asked).
         "query": {"type": "string", "maxLength": RESTATEMENT_MAX_CHARS},

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from ._candidates import Candidates
 from ._config import LLMFunc
 from ._conversation import Turn
 from ._enforce import (
@@ -23,7 +24,6 @@ from ._enforce import (
     cut_gloss,
     enforce_keywords,
     ground_keywords,
-    ground_reference_name,
     name_with_message,
     needs_restatement,
     restated,
@@ -33,8 +33,9 @@ from ._fallback import fall_back, untouched
 from ._languages import UNITS, detect
 from ._model_call import response_format
 from ._parse import ReferenceAnswer
+from ._pointing_words import content_words
 from ._resolution import Resolution
-from ._routing import GRAPH_MODES
+from ._routing import GRAPH_MODES, decide
 
 if TYPE_CHECKING:
     from ._resolver import Resolver
@@ -58,7 +59,14 @@ async def check_reference(resolver: Resolver, turn: Turn, llm: LLMFunc, *, model
         restatement = resolver.read(resolver.parse_text, restatement)
     if tuning.restate_references and needs_restatement(checked, proposed=proposed):
         max_words = resolver.config.max_query_words
-        checked = restated(checked, turn, restatement, max_words=max_words, max_name_words=tuning.max_name_words)
+        checked = restated(
+            checked,
+            turn,
+            restatement,
+            max_words=max_words,
+            max_name_words=tuning.max_name_words,
+            may_lead=checked.fallback_reason != "ambiguous",
+        )
     checked = _named_by_answer(resolver, turn, checked, answer)
     if wants_keywords(turn):
         checked = _with_keywords(resolver, turn, checked, answer)
@@ -70,37 +78,58 @@ async def check_reference(resolver: Resolver, turn: Turn, llm: LLMFunc, *, model
 
 
 def _named_by_answer(resolver: Resolver, turn: Turn, checked: Resolution, answer: ReferenceAnswer) -> Resolution:
-    """A kept follow-up whose answer names one candidate the message lacks, led by that name (§5.3).
+    """A kept follow-up that points back, led by the one candidate its answer names and the message lacks (§5.3).
 
     Asked for the search's needs in the same call, the small model often
     answers KEEP for a message that points back while naming what it points
     at elsewhere in the same answer: in ``name`` ("Do we have to pay for
-    it?" → KEEP, ``"name": "Kadoro Express"``), or among its low-level keywords
+    it?" → KEEP, ``"name": "Kadoro Express"``), among its low-level keywords
     ("Is there a monthly limit on it?" → KEEP, ``["SignaFlow", "monthly
-    limit"]``). The answer then says what its decision did not, as a
-    restatement naming one candidate does (§5.9, ``restated_name``): the name
-    goes through the acceptance of any proposed name. ``name`` speaks first;
-    keywords that name two candidates or none, or fail their checks, leave
-    the outcome as it is.
+    limit"]``) or in its restatement (written from three of the sample's
+    references). The name goes through the acceptance of any proposed name,
+    and only when exactly one candidate fits: the answer's name, keywords and
+    restatement together name one candidate the message lacks, and the
+    message points back (``Resolver.points_back``): in graph modes every
+    follow-up is checked, and one that names its own subject is never steered
+    by the history. An AMBIGUOUS answer is never led by one of the names it
+    found ambiguous (issue 40). Two narrower rules were measured and not kept
+    (docs/findings.md#where-the-call-is-free-the-model-decides): only the one
+    name in play, and naming each name in play.
     """
-    if checked.fallback_reason not in ("keep", "ambiguous"):
+    if checked.fallback_reason != "keep":
         return checked
-    names: list[str] = []
+    names = _answer_mentions(resolver, turn, answer)
+    if len(names) != 1 or not decide(resolver.points_back, turn, on_error=False, then="the kept message stays"):
+        return checked
+    resolved = _accepted(resolver, turn, replace(checked, fallback_reason=None, decision=None), names[0])
+    return checked if resolved.fallback_reason is not None else resolved
+
+
+def _answer_mentions(resolver: Resolver, turn: Turn, answer: ReferenceAnswer) -> tuple[str, ...]:
+    """The candidates the answer names (its ``name``, keywords and restatement) that the message does not hold.
+
+    A ``name`` outside the candidate list counts when the conversation said
+    it verbatim (``_accepted`` checks it again); keywords that fail their
+    checks name nothing.
+    """
+    mentioned: list[str] = []
     if isinstance(answer.name, str) and answer.name.strip():
-        names = [cut_gloss(turn.candidates.by_number(answer.name) or answer.name)]
-    elif wants_keywords(turn):  # keywords are asked in graph modes only
+        mentioned.append(cut_gloss(turn.candidates.by_number(answer.name) or answer.name))
+    if wants_keywords(turn):  # keywords are asked in graph modes only
         config = resolver.config
         outcome = enforce_keywords(
             answer.ll_raw, answer.hl_raw, max_ll=config.max_ll_keywords, max_hl=config.max_hl_keywords
         )
-        if outcome.fallback_reason is not None:  # a scaffold or half an answer names nothing either
-            return checked
-        mentioned = turn.candidates.mentioned_in(" ; ".join(outcome.ll_keywords))
-        names = [name for name in mentioned if not contains_phrase(turn.query, name)]
-    if len(names) != 1 or contains_phrase(turn.query, names[0]):
-        return checked
-    resolved = _accepted(resolver, turn, replace(checked, fallback_reason=None, decision=None), names[0])
-    return checked if resolved.fallback_reason is not None else resolved
+        if outcome.fallback_reason is None:
+            mentioned.extend(turn.candidates.mentioned_in(" ; ".join(outcome.ll_keywords)))
+    if isinstance(answer.restatement_raw, str):
+        mentioned.extend(turn.candidates.mentioned_in(answer.restatement_raw))
+    distinct: dict[str, str] = {}
+    for name in mentioned:
+        key = (turn.candidates.matching(name) or name).casefold()
+        if name and not contains_phrase(turn.query, name):
+            distinct.setdefault(key, name)
+    return tuple(distinct.values())
 
 
 def _with_keywords(resolver: Resolver, turn: Turn, checked: Resolution, answer: ReferenceAnswer) -> Resolution:
@@ -114,9 +143,14 @@ def _with_keywords(resolver: Resolver, turn: Turn, checked: Resolution, answer: 
     )
     if outcome.fallback_reason is not None:
         return checked
-    grounded = ground_keywords(
-        outcome.ll_keywords, candidates=turn.candidates, reply=turn.query, history=turn.message_texts
-    )
+    if _own_words_only(turn, checked, outcome.ll_keywords):
+        grounded = ground_keywords(outcome.ll_keywords, candidates=Candidates(), reply=turn.query, history=())
+        if not grounded.kept:  # all of them the history's: the message's own words, as LightRAG would search
+            grounded = replace(grounded, kept=content_words(turn.query)[: config.max_ll_keywords])
+    else:
+        grounded = ground_keywords(
+            outcome.ll_keywords, candidates=turn.candidates, reply=turn.query, history=turn.conversation_texts
+        )
     if not grounded.kept:
         return checked
     carried = check_keywords(
@@ -127,6 +161,24 @@ def _with_keywords(resolver: Resolver, turn: Turn, checked: Resolution, answer: 
         max_hl=config.max_hl_keywords,
     )
     return replace(carried, dropped_keywords=grounded.dropped) if carried.has_keywords else carried
+
+
+def _own_words_only(turn: Turn, checked: Resolution, ll_keywords: tuple[str, ...]) -> bool:
+    """Whether the check's keywords may come from the message's own words only (contract §5.8).
+
+    A kept message names its own subject: keywords from the history would
+    steer it (LightRAG removed the history from its own extraction for that
+    reason). An AMBIGUOUS one whose keywords name exactly one candidate the
+    message lacks would be led by that one arbitrary name (issue 40).
+    """
+    if checked.fallback_reason == "keep":
+        return True
+    if checked.fallback_reason != "ambiguous":
+        return False
+    lacking = [
+        name for name in turn.candidates.mentioned_in(" ; ".join(ll_keywords)) if not contains_phrase(turn.query, name)
+    ]
+    return len(lacking) == 1
 
 
 async def _check(
@@ -145,7 +197,7 @@ async def _check(
     if not names and not (tuning.restate_references or wants_keywords(turn)):
         # Nothing named that the message could point at: no model call is spent.
         return fall_back(untouched(turn, "reference", model=model), "no_candidates", decision="ambiguous"), None, None
-    sole = names[0] if len(names) == 1 else None
+    sole = names[0] if len(names) == 1 and not wants_keywords(turn) else None  # graph modes: the model decides
     if sole is not None and not tuning.check_sole_candidate and _sole_candidate_is_evidence(turn, sole):
         accepted = _accepted(resolver, turn, untouched(turn, "reference", model=model, candidates=names), sole)
         if accepted.fallback_reason is None or not (
@@ -166,14 +218,17 @@ async def _check(
     answer = resolver.read(resolver.parse_reference, reply.text)
     if not isinstance(answer, ReferenceAnswer):
         return fall_back(safe, "unparsable", decision="error"), None, None
-    if not names and answer.decision != "keep":
+    if not names and answer.decision != "keep" and not (answer.decision == "resolve" and answer.name):
         return fall_back(safe, "no_candidates", decision="ambiguous"), None, answer
     if answer.decision == "keep" or answer.decision == "ambiguous":
         return fall_back(safe, answer.decision, decision=answer.decision), None, answer
     if not answer.name:
         return fall_back(safe, "unparsable", decision="error"), None, None
     proposed = cut_gloss(turn.candidates.by_number(answer.name) or answer.name)
-    return _accepted(resolver, turn, safe, proposed), proposed, answer
+    accepted = _accepted(resolver, turn, safe, proposed)
+    if not names and accepted.fallback_reason is not None:  # a window without candidates, and no name said in it
+        return fall_back(safe, "no_candidates", decision="ambiguous"), None, answer
+    return accepted, proposed, answer
 
 
 def _sole_candidate_is_evidence(turn: Turn, name: str) -> bool:
@@ -188,16 +243,39 @@ def _sole_candidate_is_evidence(turn: Turn, name: str) -> bool:
     return not turn.graph_lookup_failed and detect(turn.query) is not None and name.casefold() not in UNITS
 
 
+def _written_as_a_name(name: str) -> bool:
+    """Whether ``name`` is written as a name: a capital or a digit, or letters of a script without case (Han).
+
+    Only a proposed name the code's candidates lack is asked this; written
+    from the tests' "loyalty terminal" and "anything", which a conversation
+    said in lower case and the model proposed.
+    """
+    return any(char.isupper() or char.isdigit() or (char.isalpha() and char.lower() == char.upper()) for char in name)
+
+
 def _accepted(resolver: Resolver, turn: Turn, safe: Resolution, proposed: str) -> Resolution:
-    """``safe`` led by ``proposed`` when the conversation established it as a candidate, else refused with why."""
+    """``safe`` led by ``proposed`` when the conversation said it, else refused with why.
+
+    The conversation said it when it occurs verbatim in one of its messages
+    (the seed's guard). The code's candidates are evidence, not a gate: its
+    heuristics miss names ("Kadoro ist unser Kundenbindungsterminal", a
+    German brand read as a capitalised noun; "慧仓储", a Chinese name without
+    spaces) that the model reads (issue 40). A name outside them must still
+    be written as one (``_written_as_a_name``): "anything" or "loyalty
+    terminal" were said, but name nothing (``not_a_candidate``).
+    """
     outcome = accept_reference_name(
         proposed,
-        history_text=turn.message_texts,
+        history_text=turn.conversation_texts,
         message=turn.query,
         company_name=turn.company_name,
         max_words=resolver.tuning.max_name_words,
     )
-    if outcome.name is not None and ground_reference_name(outcome.name, turn.candidates) is None:
+    if (
+        outcome.name is not None
+        and turn.candidates.matching(outcome.name) is None
+        and not _written_as_a_name(outcome.name)
+    ):
         outcome = NameOutcome(name=None, rejected_reason="not_a_candidate")
     if outcome.name is None:
         return fall_back(

@@ -20,8 +20,9 @@ the last words of a long answer often no longer name it.
 A reply that only accepts an offer ("Yes please", "Oui, volontiers") takes
 up what the assistant offered, not what the visitor asked before: "Oui" to
 "Souhaitez-vous savoir quelles enseignes utilisent déjà Kadoro ?" asks which
-retailers use Kadoro. Its context is that offer, the visitor's message after
-it. A yes to a question that asks for a fact is not one.
+retailers use Kadoro. Its context is that offer, led by the sentence that
+names what it offers when the offer itself names nothing. A yes to a
+question that asks for a fact is not one.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ from ._clean_text import (
 )
 from ._gate import word_count
 from ._languages import LANGUAGES, detect, every_language
+from ._pointing_words import is_function_word
 
 __all__ = [
     "MAX_CONTEXT_CHARS",
@@ -86,6 +88,19 @@ def _names_something(sentence: str) -> bool:
     return _NAMING.search(sentence) is not None
 
 
+def _names_its_subject(sentence: str) -> bool:
+    """Whether ``sentence`` names something (``_names_something``) or opens with a name ("Kadoro runs
+    offline."): a capitalised first word that is no function word of a shipped language, where only names
+    are capitalised."""
+    if _names_something(sentence):
+        return True
+    record = detect(sentence)
+    first = _SENTENCE_WORD.search(sentence)
+    if first is None or (record is not None and record.capitalises_nouns):
+        return False
+    return first.group()[:1].isupper() and not is_function_word(first.group())
+
+
 def _reply_words(reply: str) -> list[str]:
     """The words of a reply, as the assent lists are matched: by the Chinese lexicon where it is Chinese."""
     form = word_form(visible(reply))
@@ -118,7 +133,9 @@ def _offer(tail: str) -> str | None:
     sentence when that offers or requests; ``None`` when the message asks for a fact or offers nothing.
 
     An offer that names nothing ("We have Relaya for that. Would you like to know more?") is about the
-    sentence before it, which leads it.
+    nearest sentence before it that names something, which leads it: the product of "Kadoro runs offline.
+    It syncs at night. Would you like to know the price?" is two sentences back (issue 40: an unseen company
+    set's misses). With no such sentence, the sentence just before leads.
     """
     answered = answered_sentence(tail)
     offering = _OFFERING if is_question(answered) else _INVITATION
@@ -128,7 +145,10 @@ def _offer(tail: str) -> str | None:
         return answered
     sentences = split_sentences(tail)
     position = len(sentences) - 1 - sentences[::-1].index(answered) if answered in sentences else 0
-    return f"{sentences[position - 1]} {answered}" if position > 0 else answered
+    earlier = sentences[:position]
+    naming = [sentence for sentence in earlier if _names_its_subject(sentence)]
+    lead = naming[-1] if naming else (earlier[-1] if earlier else None)
+    return f"{lead} {answered}" if lead else answered
 
 
 def accepted_offer(history: Sequence[tuple[str, str]], reply: str) -> str | None:
@@ -216,8 +236,9 @@ def reply_context(history: Sequence[tuple[str, str]], *, max_words: int, reply: 
     ``max_words`` words (``max_words`` of 0 turns this off), led by the last
     ``max_words`` words of the visitor's message just before it when the
     window holds one (``asked_before``). A reply that accepts an offer
-    (``accepted_offer``) has that offer first instead, then the visitor's
-    message. Only the end of a huge message is read, and each part has at
+    (``accepted_offer``) has that offer alone, led by the sentence that
+    names its object: what the visitor asked before is what the assistant
+    answered, not what it offered (issue 40). Only the end of a huge message is read, and each part has at
     most ``MAX_CONTEXT_CHARS`` characters.
     """
     if max_words < 1:
@@ -227,12 +248,10 @@ def reply_context(history: Sequence[tuple[str, str]], *, max_words: int, reply: 
         return None
     offer = _offer(tail) if is_acceptance(reply) else None  # ``accepted_offer``, on the tail already read
     answered = _tail(offer if offer is not None else tail, max_words)
-    if not answered:
-        return None
+    if not answered or offer is not None:
+        return answered or None
     before = asked_before(history)
     lead = _tail(before[-_READ_CHARS:], max_words) if before else ""
-    if offer is not None:
-        return f"{answered} {lead}" if lead else answered
     return f"{lead} {answered}" if lead else answered
 
 

@@ -66,6 +66,7 @@ class Resolver:
             max_hl=config.max_hl_keywords,
             max_words=config.max_query_words,
             pick=turn.picked,
+            offer=turn.accepted_offer,
         )
 
     def parse_keywords(self, output: str) -> KeywordAnswer | None:
@@ -94,7 +95,7 @@ class Resolver:
 
     def text_prompt(self, turn: Turn) -> Prompt:
         """The prompt that asks for a short search query (``naive`` mode)."""
-        return text_prompt(turn, max_words=self.config.max_query_words, pick=turn.picked)
+        return text_prompt(turn, max_words=self.config.max_query_words, pick=turn.picked, offer=turn.accepted_offer)
 
     def parse_text(self, output: str) -> str | None:
         """The rewrite in the model's text (enforced afterwards); ``None`` when unreadable."""

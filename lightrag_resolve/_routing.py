@@ -105,8 +105,10 @@ def naive_without_check(facts: RouteFacts) -> Route | None:
 
 
 def stands_alone(facts: RouteFacts) -> Route | None:
-    """A follow-up with no word that points back names its own subject (contract §5.8): no check is spent."""
-    if facts.tuning.check_every_follow_up or facts.points_back:
+    """In ``naive``, a follow-up with no word that points back names its own subject (contract §5.8): no check is
+    spent. In graph modes the check replaces LightRAG's own extraction call, so the model judges every follow-up;
+    on KEEP its keywords come from the message's own words (§5.8)."""
+    if facts.graph or facts.tuning.check_every_follow_up or facts.points_back:
         return None
     return fall_back(untouched(facts.turn, "reference"), "stands_alone", decision="keep")
 

@@ -1,9 +1,12 @@
 """Short replies ("Santé", "Yes, B1", "the second one"): keywords in graph modes, a short query in ``naive``.
 
-A short reply that answers nothing the assistant said is searched as written
-(contract §5.7); one that only accepts an offer, or (in ``naive``) picks an
-option of the question, is resolved in code with no model call (§5.6, §5.1).
-Otherwise one model call resolves it. Every outcome builds on the safe short
+In graph modes every short reply gets one model call, which replaces
+LightRAG's own keyword extraction: what the code reads of the turn (the
+option it picks, the offer it accepts, the names in play) is evidence in that
+call's prompt and a check on its answer, never a replacement for it. In
+``naive``, where plain LightRAG makes no call, a reply that answers nothing
+the assistant said is searched as written (contract §5.7) and one that picks
+an option of the question is resolved in code (§5.1); the rest get one call. Every outcome builds on the safe short
 reply: the visitor's words with the question they answer (§5.6), carried
 when the model's meaning cannot be added (§6).
 """
@@ -37,7 +40,7 @@ if TYPE_CHECKING:
 __all__ = ["resolve_keywords", "resolve_text", "safe_short_reply"]
 
 NO_CALL = ModelReply(text=None, failure=None, elapsed_ms=0.0)
-"""The reply of a turn the code resolves without asking the model (a picked option, an accepted offer)."""
+"""The reply of a turn the code resolves without asking the model (a picked option, in ``naive``)."""
 
 
 def safe_short_reply(turn: Turn, path: ResolutionPath, reply: ModelReply, model: str | None) -> Resolution:
@@ -70,7 +73,18 @@ def _resolved(safe: Resolution, meaning: str) -> str:
 
 
 def _without_model(resolver: Resolver, turn: Turn, path: ResolutionPath, model: str | None) -> Resolution | None:
-    """The outcome of a short reply that needs no model call, or ``None`` when the model resolves it."""
+    """The outcome of a short reply that needs no model call (``naive`` only), or ``None`` when the model resolves it.
+
+    In graph modes every short reply gets the one call: it replaces
+    LightRAG's own keyword extraction, so a shortcut there saves nothing and
+    measured worse (an accepted offer carried in code hit 0.40 where the
+    model's reading hit 0.86 on an unseen company set, docs/findings.md). In
+    ``naive``, where plain LightRAG makes no call, two shortcuts keep saving
+    one: a reply that answers nothing is searched as written (§5.7), and a
+    reply that picks an option of the question means that option (§5.1).
+    """
+    if path != "text":
+        return None
     tuning = resolver.tuning
     if not tuning.resolve_unprompted_replies and not decide(
         resolver.is_prompted, turn, on_error=True, then="the reply is resolved as prompted"
@@ -85,13 +99,7 @@ def _without_model(resolver: Resolver, turn: Turn, path: ResolutionPath, model: 
             fallback_reason="unprompted",
             candidates=turn.candidates.names,
         )
-    if turn.accepted_offer is not None and not tuning.rewrite_accepted_offers:
-        # "Yes please" to "Shall I tell you which clinics use Pivotane?": the offer, carried as the
-        # reply's context, is its whole meaning; in graph modes LightRAG extracts keywords from it.
-        accepted = safe_short_reply(turn, path, NO_CALL, model)
-        if accepted.context is not None:
-            return accepted
-    if path == "text" and turn.picked is not None and turn.follows_question and not tuning.rewrite_picked_replies:
+    if turn.picked is not None and turn.follows_question and not tuning.rewrite_picked_replies:
         # "Horizon" after "Which plan: Essentiel, Croissance or Horizon?" means Horizon (contract §5.1).
         meaning = resolved_meaning(turn, turn.picked, max_words=resolver.config.max_query_words)
         if meaning is not None:

@@ -32,10 +32,12 @@ class ResolverTuning:
     ``reference_in_naive``: the reference check runs in ``naive`` mode too.
     ``restate_references``: a follow-up that points back at something the check
     could not name is restated in one more call (contract §5.9).
-    The rest are alternatives that measured as a loss or no gain, off:
-    ``resolve_unprompted_replies`` (§5.7), ``check_every_follow_up`` (§5.8),
-    ``check_sole_candidate`` (§5.3), ``rewrite_picked_replies`` (§5.1),
-    ``rewrite_accepted_offers`` (§5.6), ``fuse_raw_search`` (§5.5), and
+    The rest are alternatives that measured as a loss or no gain, off; the
+    first four are shortcuts of ``naive`` mode, where plain LightRAG makes no
+    call (in graph modes the model decides every short reply and checked
+    follow-up, issue 40): ``resolve_unprompted_replies`` (§5.7),
+    ``check_every_follow_up`` (§5.8), ``check_sole_candidate`` (§5.3),
+    ``rewrite_picked_replies`` (§5.1); then ``fuse_raw_search`` (§5.5), and
     ``fuse_standalone_question`` (§5.10, the open-domain profile).
     ``answer_on_resolved_text`` (§5.11) asks the answer writer with the
     retrieved text, as before issue 30, instead of the visitor's words: as
@@ -53,7 +55,6 @@ class ResolverTuning:
     check_every_follow_up: bool = False
     check_sole_candidate: bool = False
     rewrite_picked_replies: bool = False
-    rewrite_accepted_offers: bool = False
     fuse_raw_search: bool = False
     fuse_standalone_question: bool = False
     answer_on_resolved_text: bool = False

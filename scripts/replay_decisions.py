@@ -43,7 +43,9 @@ from lightrag_resolve.eval._session import KnowledgeSession
 
 ROOT = Path(__file__).resolve().parents[1]
 MTRAG = ROOT.parent / "shared" / "data" / "mtrag"
-SETS = ("sample-naive", "sample-mix", "mtrag", "held-out")
+DOC2DIAL = ROOT.parent / "shared" / "data" / "doc2dial"
+MULTILINGUAL = ROOT / "benchmarks" / "data" / "multilingual"
+SETS = ("sample-naive", "sample-mix", "multilingual", "mtrag", "held-out", "doc2dial")
 TIMEOUT = 180.0  # the harness's (benchmarks/eval_report.py LOCAL_TIMEOUT): no decision turns on the clock
 
 
@@ -62,6 +64,10 @@ def _dataset(name: str) -> Any:
 
     if name.startswith("sample"):
         return load_dataset(sample.kb_path().parent, name="sample", default_mode=name.split("-")[1])
+    if name == "multilingual":
+        return load_dataset(MULTILINGUAL, name="multilingual")
+    if name == "doc2dial":
+        return load_dataset(DOC2DIAL, name="doc2dial")
     dataset = load_dataset(MTRAG, name="mtrag")
     cut = _benchmark("eval_report")._with_follow_ups(dataset.items, 150, 0, held_out=name == "held-out")
     return replace(dataset, items=cut)

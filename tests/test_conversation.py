@@ -241,7 +241,7 @@ def test_an_acceptance_carries_the_offer_in_whole_sentences():
     accepting = Turn(query="Yes please", history=OFFER, mode="mix", context_words=5)
     assert accepting.accepted_offer == OFFER[1].content
     # Five words are asked for; the sentence they fall in is carried whole, never cut.
-    assert accepting.reply_context == "Shall I send you the pricing of one of them, Kadoro or Magazio? Which product?"
+    assert accepting.reply_context == "Shall I send you the pricing of one of them, Kadoro or Magazio?"
     assert Turn(query="the second one", history=OFFER, mode="mix").accepted_offer is None
     assert Turn(query="Yes please", history=OFFER, mode="mix", context_words=0).reply_context is None
     assert Turn(query="Yes please", history=OFFER[:1], mode="mix").reply_context is None

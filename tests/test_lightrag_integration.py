@@ -69,18 +69,20 @@ OFFERED = [ASKED[0], {"role": "assistant", "content": "Oui. Souhaitez-vous déco
 
 
 @pytest.mark.parametrize("mode", [*GRAPH_MODES, "naive"])
-async def test_an_accepted_offer_is_searched_as_the_offer_with_lightrags_own_extraction(make_rag, mode):
-    llm = scripted(lightrag_keywords=RESOLVED_KEYWORDS)  # what an extractor makes of the offer
+async def test_an_accepted_offer_is_resolved_by_the_model_with_the_offer_carried(make_rag, mode):
+    # Issue 40: the offer is the model's evidence, not its replacement; in graph modes its call is LightRAG's one.
+    llm = scripted()
     rag = await make_rag(llm)
     result = await rag.aquery_data("Oui", param(mode, OFFERED))
-    offer = "Oui — Souhaitez-vous découvrir Pulse POS, notre terminal de fidélité ? Vous avez quelque chose pour les commerçants ?"
+    offer = "Souhaitez-vous découvrir Pulse POS, notre terminal de fidélité ?"
     resolution = result["metadata"]["resolution"]
-    assert resolution["query"] == offer and resolution["ll_keywords"] == [] and resolution["fallback_reason"] is None
+    assert resolution["query"].startswith("Oui — ") and resolution["query"].endswith(f" — {offer}")
+    assert resolution["context"] == offer and resolution["fallback_reason"] is None
+    assert "(The reply accepts the offer: " in llm.calls[0].prompt
     if mode == "naive":
-        assert llm.roles() == []  # no model call at all
+        assert llm.roles() == ["text"]
     else:
-        # No resolver call: LightRAG extracts its own keywords, from the offer rather than from "Oui".
-        assert llm.roles() == ["lightrag_keywords"] and "Souhaitez-vous découvrir Pulse POS" in llm.calls[0].prompt
+        assert llm.roles() == ["keywords"]  # LightRAG's own extraction did not run
         assert result["metadata"]["keywords"]["low_level"] == ["Pulse POS"]
     assert "doc-retail.txt" in names(result) or "Pulse POS" in names(result)
 

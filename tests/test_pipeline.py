@@ -95,7 +95,7 @@ def test_decide_path_asks_refuse_only_about_a_path_a_resolver_runs_on():
         asked.append(path)
         return None
 
-    for untouched_turn in (turn(history=()), turn(mode="bypass"), turn(STANDS_ALONE)):
+    for untouched_turn in (turn(history=()), turn(mode="bypass"), turn(STANDS_ALONE, mode="naive")):
         assert isinstance(
             decide_path(Resolver(), untouched_turn, enabled=True, caller_keywords=False, refuse=refuse), Resolution
         )
@@ -112,7 +112,8 @@ PATHS = [
     (turn(mode="bypass"), True, False, "bypass", None, False),
     (turn(mode="vector"), True, False, "disabled", "unsupported_mode", False),
     (turn(), True, True, "keywords", "caller_keywords", False),
-    (turn(STANDS_ALONE), True, False, "reference", "stands_alone", False),
+    (turn(STANDS_ALONE, mode="naive"), True, False, "reference", "stands_alone", False),
+    (turn(STANDS_ALONE), True, False, "reference", None, True),  # graph modes: the model judges (issue 40)
     (turn(), True, False, "keywords", None, True),
     (turn(mode="naive"), True, False, "text", None, True),
     (turn(FOLLOW_UP), True, False, "reference", None, True),

@@ -17,10 +17,16 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from fakes import ScriptedLLM, keyword_json
+from fakes import ScriptedLLM, keyword_json, reference_json
 from lightrag import QueryParam
 from lightrag_resolve import Message, Resolver, ResolverTuning, Turn
-from lightrag_resolve._pointing_words import leans_on_conversation, named_before_pointing, points_back, unnamed_definite
+from lightrag_resolve._pointing_words import (
+    content_words,
+    leans_on_conversation,
+    named_before_pointing,
+    points_back,
+    unnamed_definite,
+)
 from lightrag_resolve._languages import detect
 from tuned import tuned
 
@@ -213,9 +219,9 @@ def turn(query: str, mode: str = "mix") -> Turn:
 STANDS_ALONE = "Is customer data stored in Europe?"
 
 
-def test_a_follow_up_that_stands_alone_is_kept_without_a_model_call():
+def test_a_naive_follow_up_that_stands_alone_is_kept_without_a_model_call():
     llm = ScriptedLLM(replies={"reference": "RESOLVE: Pulse POS"})
-    for mode in ("mix", "naive", "local"):
+    for mode in ("naive",):  # graph modes check every follow-up (issue 40): the call replaces LightRAG's
         for message in (STANDS_ALONE, "Combien de bureaux avez-vous ?"):
             resolution = asyncio.run(Resolver().resolve(turn(message, mode), llm=llm))
             assert resolution.path == "reference" and resolution.fallback_reason == "stands_alone"
@@ -253,9 +259,9 @@ def test_an_override_decides_and_one_that_raises_runs_the_check():
             raise RuntimeError("tenant rule failed")
 
     llm = ScriptedLLM(replies={"reference": "RESOLVE: Pulse POS"})
-    kept = asyncio.run(NeverPoints().resolve(turn("Which retailers already run it?"), llm=llm))
+    kept = asyncio.run(NeverPoints().resolve(turn("Which retailers already run it?", "naive"), llm=llm))
     assert llm.roles() == [] and kept.fallback_reason == "stands_alone"
-    checked = asyncio.run(Broken().resolve(turn(STANDS_ALONE), llm=llm))
+    checked = asyncio.run(Broken().resolve(turn(STANDS_ALONE, "naive"), llm=llm))
     assert llm.roles() == ["reference"] and checked.decision == "resolve"
 
 
@@ -264,16 +270,19 @@ def test_the_switch_is_validated():
         ResolverTuning(check_every_follow_up="yes")  # type: ignore[arg-type]
 
 
-async def test_a_follow_up_that_stands_alone_is_plain_lightrag(make_rag):
+async def test_a_follow_up_that_stands_alone_costs_one_call_in_mix_as_plain_lightrag(make_rag):
+    # Issue 40: the check's call replaces LightRAG's extraction; a KEEP's keywords are the message's own words.
+    answer = reference_json("KEEP", ll=["customer data", "Europe", "Pulse POS"], hl=["data protection"])
     llm = ScriptedLLM(
-        replies={"reference": "RESOLVE: Pulse POS", "lightrag_keywords": keyword_json(["privacy"], ["data protection"])}
+        replies={"reference": answer, "lightrag_keywords": keyword_json(["privacy"], ["data protection"])}
     )
     rag = await make_rag(llm)
     param = QueryParam(mode="mix", conversation_history=list(HISTORY), enable_rerank=False)
     result = await rag.aquery_data(STANDS_ALONE, param)
-    assert llm.roles() == ["lightrag_keywords"]  # LightRAG's own extraction only: no check, no second extraction
-    assert result["metadata"]["resolution"]["fallback_reason"] == "stands_alone"
-    assert result["metadata"]["keywords"]["low_level"] == ["privacy"]
+    assert llm.roles() == ["reference"]  # one call, as plain LightRAG's
+    resolution = result["metadata"]["resolution"]
+    assert resolution["decision"] == "keep" and resolution["query"] == STANDS_ALONE
+    assert result["metadata"]["keywords"]["low_level"] == ["customer data", "Europe"]  # not the history's name
 
 
 # ---- a name ahead of the pronoun (contract §5.9) ----------------------------------------------------
@@ -300,3 +309,15 @@ def test_named_before_pointing_finds_the_name_ahead_of_the_pronoun(message, name
 @given(st.text(max_size=120), st.text(max_size=40))
 def test_named_before_pointing_is_total(message, name):
     assert isinstance(named_before_pointing(message, name), bool)
+
+
+def test_content_words_are_the_messages_words_that_are_no_function_words_each_once():
+    assert content_words("Le Parcours Cerclia est-il proposé le samedi ?") == (
+        "Parcours",
+        "Cerclia",
+        "proposé",
+        "samedi",
+    )
+    assert content_words("Is it available on weekends, on weekends?") == ("available", "weekends")
+    assert content_words("Wie viele Filialen nutzen es?") == ("Filialen", "nutzen")
+    assert content_words("") == ()

@@ -237,7 +237,11 @@ def test_the_reference_schema_allows_a_decision_only_a_candidate_or_no_name_and_
         schema["properties"]["query"] == {"type": "string", "maxLength": RESTATEMENT_MAX_CHARS}
         and RESTATEMENT_MAX_CHARS == 64
     )
-    assert reference_schema(_turn("Is it free?", history=SHOPS[:1]))["properties"]["name"]["enum"] == [""]
+    # No candidate found in code: the name is free text, accepted only when the conversation said it (§5.3).
+    assert reference_schema(_turn("Is it free?", history=SHOPS[:1]))["properties"]["name"] == {
+        "type": "string",
+        "maxLength": 60,
+    }
 
 
 @given(keyword_caps, keyword_caps)
@@ -265,4 +269,8 @@ def test_the_resolvers_reference_schema_has_keyword_fields_only_in_graph_modes(m
 @given(st.lists(plain_or_hostile_text, max_size=3), company_names)
 def test_the_reference_schemas_names_are_exactly_the_turns_candidates_and_the_empty_name(texts, company):
     turn = window_turn(texts, "Is it free?", company)
-    assert reference_schema(turn)["properties"]["name"]["enum"] == [*turn.candidates.names, ""]
+    name = reference_schema(turn)["properties"]["name"]
+    if turn.candidates.names:
+        assert name["enum"] == [*turn.candidates.names, ""]
+    else:
+        assert "enum" not in name and name["maxLength"] == 60

@@ -76,3 +76,49 @@ def test_by_resolution_groups_items_by_what_the_resolve_arm_did(tmp_path, capsys
     assert "| a short reply's question carried | 2 | 0.5 | 1.0 | 1/0 |" in table  # i4 (raw finds d4), i5
     assert rank_report.main([str(folder), "--items", str(items), "--by-resolution"]) == 0
     assert "## by what the resolution did" in capsys.readouterr().out
+
+
+def write_fixture(tmp_path: Path, rankings: dict[str, dict[str, list[list[str]]]], relevant: dict[str, list[str]]):
+    """A hand-made results folder: per item, per arm, one ranking a run; every item a follow-up."""
+    items = tmp_path / "turns.jsonl"
+    items.write_text("".join(json.dumps({"id": i, "relevant": docs}) + "\n" for i, docs in relevant.items()), "utf-8")
+    records = [
+        {"item": item, "arm": arm, "run": run, "turn_class": "follow_up", "retrieved": ranking}
+        for item, arms in rankings.items()
+        for arm, runs in arms.items()
+        for run, ranking in enumerate(runs)
+    ]
+    folder = tmp_path / "fixture"
+    folder.mkdir()
+    (folder / "results.json").write_text(json.dumps({"header": {}, "records": records}), encoding="utf-8")
+    return folder, items
+
+
+def test_relevant_lost_and_gained_sit_beside_hit_at_k(tmp_path):
+    rank_report = load()
+    # "price": raw has both price pages in its first 3; resolve keeps one (a hit all the same) in both runs.
+    # "offer": raw ranks the offer fourth; resolve brings it first in run 1 only.
+    folder, items = write_fixture(
+        tmp_path,
+        {
+            "price": {"raw": [["p-pos", "p-go", "x"]] * 2, "resolve": [["p-pos", "x", "y", "p-go"]] * 2},
+            "offer": {"raw": [["x", "y", "z", "offer"]] * 2, "resolve": [["x", "y", "z"], ["offer"]]},
+        },
+        {"price": ["p-pos", "p-go"], "offer": ["offer"]},
+    )
+    table = rank_report.report(folder, items, 3)
+    assert "| class | n | arm | hit@3 | W/L vs raw | relevant lost / gained vs raw, first 3 |" in table
+    assert "| follow_up | 2 | raw | 0.50 | 0/0 | – |" in table
+    # lost 2 (p-go, both runs), gained 1 (offer, run 1): swapped, this would read "1 / 2".
+    assert "| follow_up | 2 | resolve | 0.75 | 1/0 | 2 / 1 |" in table
+    # fill puts raw's documents after resolve's short run-1 ranking: the offer stays gained, p-go still lost.
+    assert "| follow_up | 2 | resolve+fill | 0.75 | 1/0 | 2 / 1 |" in table
+
+
+def test_lost_and_gained_pair_runs_by_their_number(tmp_path):
+    rank_report = load()
+    folder, items = write_fixture(tmp_path, {"i": {"raw": [["d"], ["x"]], "resolve": [["x"], ["d"]]}}, {"i": ["d"]})
+    data = json.loads((folder / "results.json").read_text(encoding="utf-8"))
+    data["records"].reverse()  # the file's order is not the run's
+    (folder / "results.json").write_text(json.dumps(data), encoding="utf-8")
+    assert "| follow_up | 1 | resolve | 0.50 | 0/0 | 1 / 1 |" in rank_report.report(folder, items, 3)

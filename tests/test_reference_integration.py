@@ -88,11 +88,11 @@ GRAPH_MODES = ("local", "global", "hybrid", "mix")
         (
             reference_json("AMBIGUOUS", query="retailers running Pulse POS", ll=["retailers"], hl=["retail"]),
             "ambiguous",
-            ENRICHED,  # the restatement names one candidate the message lacks: it leads as a named check's would
-            ["Pulse POS", "retailers"],
+            ASK,  # the restatement picks one name where the check saw several: refused (issue 40)
+            ["retailers"],
         ),
     ],
-    ids=["KEEP", "RESOLVE", "AMBIGUOUS restated"],
+    ids=["KEEP", "RESOLVE", "AMBIGUOUS not led by one name"],
 )
 async def test_a_graph_mode_follow_up_costs_exactly_one_model_call_like_plain_lightrag(
     make_rag, monkeypatch, mode, answer, decision, query, ll
@@ -130,20 +130,21 @@ async def test_a_resolved_graph_turn_finds_the_named_entity(make_rag):
     assert "Pulse POS" in {entity["entity_name"] for entity in result["data"]["entities"]}
 
 
-async def test_a_sole_candidate_leads_with_no_check_call_and_lightrag_extracts_from_the_resolved_text(make_rag, monkeypatch):
-    """Contract §5.3: the window names only Pulse POS, so no model is asked which name "it" means."""
+async def test_a_sole_candidate_is_the_models_evidence_in_mix_and_leads_with_no_call_in_naive(make_rag, monkeypatch):
+    """Contract §5.3: the window names only Pulse POS. In ``mix`` the check's call replaces LightRAG's
+    extraction, so the model decides with that one candidate listed (issue 40); in ``naive`` no call is spent."""
     spy = RetrievalSpy(monkeypatch)
-    llm = scripted("KEEP")  # never asked
+    llm = scripted(reference_json("RESOLVE", "Pulse POS", ll=["retailers"], hl=["retail"]))
     rag = await make_rag(llm, resolver=ResolverConfig(company_name="Helix"))
     result = await rag.aquery_data(ASK, param())
-    assert llm.roles() == ["lightrag_keywords"]  # the one call: LightRAG's extraction, on the enriched text
+    assert llm.roles() == ["reference"] and "1. Pulse POS" in llm.calls[0].prompt
     assert spy.started == [ENRICHED] and spy.finished == [ENRICHED]
     resolution = result["metadata"]["resolution"]
-    assert resolution["entity"] == "Pulse POS" and resolution["raw_output"] is None
-    assert resolution["ll_keywords"] == [] and result["metadata"]["keywords"]["low_level"] == ["Pulse POS", "Maison Ferrand"]
+    assert resolution["entity"] == "Pulse POS" and resolution["ll_keywords"] == ["Pulse POS", "retailers"]
     naive = await rag.aquery_data(ASK, param("naive"))
-    assert llm.roles() == ["lightrag_keywords"]  # naive mode: no call at all
+    assert llm.roles() == ["reference"]  # naive mode: no call at all
     assert naive["metadata"]["resolution"]["query"] == ENRICHED
+    assert naive["metadata"]["resolution"]["raw_output"] is None
 
 
 @pytest.mark.parametrize(
@@ -174,8 +175,9 @@ async def test_only_the_grounded_keywords_of_the_check_reach_the_graph_search(ma
     llm = scripted(reference_json("KEEP", ll=["Zorblax", "retailers", "shops"], hl=["retail", "Zorblax"]))
     rag = await make_rag(llm, resolver=CHECKED)
     result = await rag.aquery_data(ASK, param())
-    # High-level keywords are themes, not names: they are not held to the conversation (contract §5.2).
-    assert result["metadata"]["keywords"] == {"low_level": ["retailers", "shops"], "high_level": ["retail", "Zorblax"]}
+    # A KEEP's low-level keywords come from the message's own words (issue 40: "shops" is the history's);
+    # high-level keywords are themes, not names: they are not held to the conversation (contract §5.2).
+    assert result["metadata"]["keywords"] == {"low_level": ["retailers"], "high_level": ["retail", "Zorblax"]}
     assert llm.roles() == ["reference"]
 
 

@@ -15,7 +15,7 @@ from conversations import SHOPS as HISTORY
 from conversations import SHOPS_ASK as ASK
 from conversations import shops_turn as turn
 from fakes import ScriptedLLM, keyword_json, reference_json
-from lightrag_resolve import Message, Resolver, ResolverConfig
+from lightrag_resolve import Message, Resolver, ResolverConfig, Turn
 from lightrag_resolve._parse import ReferenceAnswer
 from tuned import tuned
 
@@ -221,7 +221,6 @@ def test_in_graph_modes_an_ambiguous_follow_up_not_restated_carries_the_keywords
     "answer",
     [
         keyworded("KEEP", ll=("Orbit CRM", "shops")),
-        keyworded("AMBIGUOUS", ll=("shops", "orbit crm")),  # not restated: its query is empty
         # one string, as models sometimes write the list
         '{"decision": "KEEP", "low_level_keywords": "Lyon shops, Orbit CRM", "high_level_keywords": "retail adoption"}',
     ],
@@ -384,11 +383,86 @@ async def test_a_restated_follow_up_costs_one_model_call_on_a_real_lightrag(make
 
 
 @pytest.mark.parametrize("mode", ["naive", "mix"])
-async def test_a_restatement_that_finds_one_name_retrieves_like_a_named_check_on_a_real_lightrag(make_rag, mode):
-    found = "Lyon shops using Orbit CRM"
-    llm, resolution = await restated_on_a_real_lightrag(make_rag, mode, found)
-    assert resolution["query"] == f"Orbit CRM — {ASK}" and resolution["restatement"] == found
-    assert resolution["decision"] == "ambiguous" and resolution["entity"] is None  # the check's own record stays
+async def test_an_ambiguous_check_is_not_led_by_the_one_name_its_restatement_picks_on_a_real_lightrag(make_rag, mode):
+    # Issue 40: "How much does it cost?" after two products was led by one of them and lost the other's page.
+    picked = "Lyon shops using Orbit CRM"
+    llm, resolution = await restated_on_a_real_lightrag(make_rag, mode, picked)
+    assert resolution["query"] == ASK and resolution["restatement"] is None
+    assert resolution["decision"] == "ambiguous" and resolution["entity"] is None
     assert llm.roles() == ["reference"]
-    if mode == "mix":
-        assert resolution["ll_keywords"][0] == "Orbit CRM"
+    if mode == "mix":  # the keywords name no candidate: the message's own words, as the check gave them
+        assert resolution["ll_keywords"] == ["Lyon", "shops"]
+
+
+def test_an_ambiguous_check_whose_keywords_name_one_candidate_keeps_the_message_with_its_own_words():
+    answer = keyworded("AMBIGUOUS", ll=("shops", "orbit crm"))  # not restated: its query is empty
+    resolution = run(Resolver().resolve(turn(mode="mix"), llm=ScriptedLLM(replies={"reference": answer})))
+    assert resolution.query == ASK and resolution.entity is None and resolution.decision == "ambiguous"
+    assert resolution.ll_keywords == ("shops",)  # "orbit crm" would lead the search to one of the two
+
+
+def test_a_kept_follow_up_that_names_its_own_subject_is_never_steered_by_the_history():
+    # In graph modes every follow-up is checked (issue 40): a KEEP's keywords come from the message alone, and
+    # a name in its answer leads only a message that points back.
+    standalone = "Do Lyon shops pay by card?"
+    answer = keyworded("KEEP", name="Orbit CRM", ll=("Orbit CRM", "Lyon", "shops"))
+    resolution = run(Resolver().resolve(turn(standalone, mode="mix"), llm=ScriptedLLM(replies={"reference": answer})))
+    assert resolution.query == standalone and resolution.entity is None and resolution.decision == "keep"
+    assert resolution.ll_keywords == ("Lyon", "shops")
+
+
+def test_a_kept_follow_up_whose_answer_names_two_candidates_is_led_by_neither():
+    answer = keyworded("KEEP", name="Orbit CRM", ll=("Pulse POS", "shops"))
+    resolution = run(Resolver().resolve(turn(mode="mix"), llm=ScriptedLLM(replies={"reference": answer})))
+    assert resolution.query == ASK and resolution.entity is None and resolution.decision == "keep"
+
+
+# ---- names the whole conversation made (issue 40, contract §5.3, §5.4) -------------------------------
+
+EARLIER_PRODUCT = (
+    Message(role="user", content="Do you have something for bakeries?"),
+    Message(role="assistant", content="Yes: Orbit CRM keeps your customer list."),
+    Message(role="user", content="Good. And do you have offices in Lyon?"),
+    Message(role="assistant", content="We have an office in Lyon and one in Paris."),
+)
+
+
+@pytest.mark.parametrize("mode", ["naive", "mix"])
+def test_a_name_said_three_messages_back_is_listed_with_where_and_can_be_named(mode):
+    ask = "Which bakeries in Lyon already use it?"
+    llm = ScriptedLLM(replies={"reference": keyworded("RESOLVE", "Orbit CRM", ll=("Orbit CRM", "bakeries"))})
+    t = Turn.from_history(ask, [m.__dict__ for m in EARLIER_PRODUCT], mode=mode)
+    assert [m.content for m in t.history] == [m.content for m in EARLIER_PRODUCT[2:]]  # the text window stays short
+    resolution = run(Resolver().resolve(t, llm=llm))
+    assert "Orbit CRM (said 3 messages back)" in llm.calls[0].prompt
+    assert resolution.entity == "Orbit CRM" and resolution.query == f"Orbit CRM — {ask}"
+
+
+@pytest.mark.parametrize(
+    ("said", "ask", "name"),
+    [
+        # A German brand read as a capitalised noun, and a Chinese name without spaces: the code finds no candidate.
+        ("Kadoro ist unser Kundenbindungsterminal für den Handel.", "Welche Händler nutzen es schon?", "Kadoro"),
+        ("慧仓储是我们的仓库管理系统。", "哪些零售商已经在用它了", "慧仓储"),
+    ],
+)
+@pytest.mark.parametrize("mode", ["naive", "mix"])
+def test_a_name_the_conversation_said_verbatim_is_accepted_where_the_codes_candidates_missed_it(said, ask, name, mode):
+    history = (Message(role="user", content="Was bieten Sie an? 你们有什么？"), Message(role="assistant", content=said))
+    t = Turn(query=ask, history=history, mode=mode)
+    assert name not in t.candidates.names
+    llm = ScriptedLLM(replies={"reference": keyworded("RESOLVE", name, ll=(name,))})
+    resolution = run(Resolver().resolve(t, llm=llm))
+    assert resolution.entity == name and resolution.query.startswith(f"{name} — ")
+    # Not said in the conversation: refused as before.
+    llm = ScriptedLLM(replies={"reference": keyworded("RESOLVE", "Magazio", ll=(name,))})
+    assert run(Resolver().resolve(t, llm=llm)).entity is None
+
+
+def test_a_kept_follow_up_whose_keywords_are_all_the_historys_searches_its_own_words_in_one_call():
+    # Issue 40: grounded in the message alone nothing was left, and LightRAG extracted its own (a second call).
+    answer = keyworded("KEEP", ll=("Pulse POS", "Orbit CRM"))
+    resolution = run(Resolver().resolve(turn(mode="mix"), llm=ScriptedLLM(replies={"reference": answer})))
+    assert resolution.decision == "keep" and resolution.query == ASK and resolution.fallback_reason is None
+    assert resolution.ll_keywords == ("shops", "Lyon", "already", "use")
+    assert resolution.hl_keywords == ("retail adoption",)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -19,7 +21,6 @@ from lightrag_resolve._reply_context import (
     reply_context,
 )
 from lightrag_resolve._clean_text import answered_sentence, clean_single_line, split_sentences
-from tuned import tuned
 
 QUESTION = "We run Kadoro for shops and Pivotane for clinics. Which one should I describe?"
 SENTENCES = (
@@ -296,35 +297,41 @@ def test_the_offer_accepted_is_the_last_question_else_an_offering_last_sentence(
     assert accepted_offer([*history, ("user", "Hm.")], "Yes") is None
 
 
-def test_an_acceptance_carries_the_offer_first_then_the_visitors_message():
+def test_an_acceptance_carries_the_offer_alone_and_any_other_reply_the_visitors_message_first():
     history = [("user", "Can staff swap shifts?"), ("assistant", OFFER)]
-    assert reply_context(history, max_words=40, reply="Yes please") == (
-        "Shall I tell you which clinics already use Pivotane? Can staff swap shifts?"
-    )
-    assert reply_context(history[1:], max_words=40, reply="Yes please") == (
-        "Shall I tell you which clinics already use Pivotane?"
-    )
+    offer = "Shall I tell you which clinics already use Pivotane?"
+    assert reply_context(history, max_words=40, reply="Yes please") == offer
+    assert reply_context(history[1:], max_words=40, reply="Yes please") == offer
     # Any other reply to the same message keeps the visitor's message first and the message's last words.
     assert reply_context(history, max_words=40, reply="Maybe") == f"Can staff swap shifts? {OFFER}"
 
 
-def test_an_accepted_offer_is_the_meaning_with_no_model_call_in_every_mode():
-    for mode, path in (("naive", "text"), ("mix", "keywords"), ("local", "keywords")):
-        llm = ScriptedLLM(replies={"text": "Pivotane shift swaps", "keywords": keyword_json(["Pivotane"], ["shifts"])})
-        resolution = asyncio.run(Resolver().resolve(_turn("Yes please", OFFER, mode), llm=llm))
-        assert llm.calls == [] and resolution.path == path and resolution.fallback_reason is None
-        assert resolution.query == (
-            "Yes please — Shall I tell you which clinics already use Pivotane? What do you sell?"
-        )
-        # No keywords: in graph modes LightRAG extracts its own from that text (both lists or neither).
-        assert resolution.ll_keywords == () and resolution.hl_keywords == () and resolution.changed
-    # With the switch on the model resolves the reply, with the same context after its meaning.
-    llm = ScriptedLLM(replies={"text": "Pivotane clinics"})
-    asked = asyncio.run(
-        tuned(company_name="Helix", rewrite_accepted_offers=True).resolve(_turn("Yes please", OFFER), llm=llm)
-    )
-    assert llm.roles() == ["text"] and asked.query.startswith("Yes please — Pivotane clinics")
-    assert asked.context == "Shall I tell you which clinics already use Pivotane? What do you sell?"
+def test_an_offer_that_names_nothing_is_led_by_the_nearest_sentence_that_names_its_object():
+    # Issue 40: the product named two sentences before the offer was cut away with the 400-character window.
+    message = "Kadoro runs offline. It syncs every night. Would you like to know the price?"
+    history = [("user", "Does it work without internet?"), ("assistant", message)]
+    expected = "Kadoro runs offline. Would you like to know the price?"
+    assert accepted_offer(history, "Yes please") == expected
+    assert reply_context(history, max_words=40, reply="Yes please") == expected
+    # No sentence names anything: the sentence just before leads, as before.
+    plain = [("assistant", "It runs offline. It syncs every night. Would you like to know more?")]
+    assert accepted_offer(plain, "OK") == "It syncs every night. Would you like to know more?"
+
+
+@pytest.mark.parametrize(("mode", "path"), [("naive", "text"), ("mix", "keywords"), ("local", "keywords")])
+def test_an_accepted_offer_is_resolved_by_the_model_with_the_offer_as_evidence(mode, path):
+    llm = ScriptedLLM(replies={"text": "Pivotane clinics", "keywords": keyword_json(["Pivotane"], ["clinics"])})
+    resolution = asyncio.run(Resolver().resolve(_turn("Yes please", OFFER, mode), llm=llm))
+    assert llm.roles() == [path] and resolution.path == path and resolution.fallback_reason is None
+    assert "(The reply accepts the offer: Shall I tell you which clinics already use Pivotane?)" in llm.calls[0].prompt
+    assert resolution.query.startswith("Yes please — Pivotane")
+    assert resolution.query.endswith("— Shall I tell you which clinics already use Pivotane?")
+    assert resolution.context == "Shall I tell you which clinics already use Pivotane?"
+    # The model failing, the offer is carried: the visitor's words with what they accepted.
+    failing = ScriptedLLM(replies={"text": TimeoutError("slow"), "keywords": TimeoutError("slow")})
+    failed = asyncio.run(Resolver().resolve(_turn("Yes please", OFFER, mode), llm=failing))
+    assert failed.query == "Yes please — Shall I tell you which clinics already use Pivotane?"
+    assert failed.carry_reason is not None and failed.ll_keywords == ()
 
 
 def test_one_sentence_splitter_finds_the_sentence_a_reply_answers():

@@ -127,16 +127,23 @@ def test_naive_without_check_claims_a_naive_follow_up_when_the_check_is_off_in_n
     assert naive_without_check(facts(FOLLOW_UP, mode="mix", gate=False, reference_in_naive=False)) is None
 
 
-def test_stands_alone_claims_a_follow_up_that_points_at_nothing_as_a_kept_check():
-    alone = facts(FOLLOW_UP, gate=False, pointer=False)
+def test_stands_alone_claims_a_naive_follow_up_that_points_at_nothing_as_a_kept_check():
+    alone = facts(FOLLOW_UP, mode="naive", gate=False, pointer=False)
     routed = stands_alone(alone)
     assert_untouched(routed, alone, path="reference", reason="stands_alone")
     assert routed.decision == "keep"
-    assert stands_alone(facts(FOLLOW_UP, gate=False, pointer=True)) is None
+    assert stands_alone(facts(FOLLOW_UP, mode="naive", gate=False, pointer=True)) is None
+
+
+@pytest.mark.parametrize("mode", sorted(GRAPH_MODES))
+def test_stands_alone_leaves_every_graph_follow_up_to_the_check_whose_call_replaces_lightrags(mode):
+    alone = facts(FOLLOW_UP, mode=mode, gate=False, pointer=False)
+    assert stands_alone(alone) is None
+    assert alone.pointer.asked == []  # the pointer words are not even read: the model judges
 
 
 def test_stands_alone_leaves_every_follow_up_to_the_check_when_told_to_check_them_all():
-    every = facts(FOLLOW_UP, gate=False, pointer=False, check_every_follow_up=True)
+    every = facts(FOLLOW_UP, mode="naive", gate=False, pointer=False, check_every_follow_up=True)
     assert stands_alone(every) is None
     assert asked(every) == ([], [])
 
@@ -208,7 +215,7 @@ def test_a_short_reply_asks_the_gate_once_and_not_the_pointer():
 
 
 def test_a_follow_up_asks_the_pointer_once_with_its_turn():
-    follow_up = facts(FOLLOW_UP, gate=False, pointer=True)
+    follow_up = facts(FOLLOW_UP, mode="naive", gate=False, pointer=True)
     assert route(follow_up) == "reference"
     assert asked(follow_up) == ([FOLLOW_UP], [follow_up.turn])
 
@@ -230,7 +237,7 @@ def test_a_fact_is_asked_once_however_often_it_is_read():
 
 
 def test_a_gate_that_raises_is_a_declined_gate_and_is_logged(caplog):
-    broken = facts(gate=RuntimeError("tenant gate failed"), pointer=False)
+    broken = facts(mode="naive", gate=RuntimeError("tenant gate failed"), pointer=False)
     with caplog.at_level(logging.WARNING, logger="lightrag_resolve"):
         assert broken.short_reply is False
         assert_untouched(route(broken), broken, path="reference", reason="stands_alone")
@@ -240,7 +247,7 @@ def test_a_gate_that_raises_is_a_declined_gate_and_is_logged(caplog):
 
 
 def test_a_pointer_that_raises_meets_the_check_and_is_logged(caplog):
-    broken = facts(FOLLOW_UP, gate=False, pointer=RuntimeError("tenant rule failed"))
+    broken = facts(FOLLOW_UP, mode="naive", gate=False, pointer=RuntimeError("tenant rule failed"))
     with caplog.at_level(logging.WARNING, logger="lightrag_resolve"):
         assert route(broken) == "reference"
     (record,) = caplog.records

@@ -54,7 +54,7 @@ def test_a_restated_reference_takes_its_restatement_as_the_question():
 @pytest.mark.parametrize(
     "reference",
     [
-        reference_json("KEEP", query=QUESTION),
+        reference_json("KEEP", query=""),
         reference_json("AMBIGUOUS", query="NONE"),
         "RESOLVE: Pulse POS",  # a one-line answer holds no question
         "gibberish",
@@ -68,7 +68,7 @@ def test_a_turn_without_a_question_in_the_answer_or_left_unchanged_gets_none(ref
 
 
 def test_a_kept_turn_carrying_the_checks_keywords_gets_no_question():
-    answer = reference_json("KEEP", query=QUESTION, ll=["retailers"], hl=["retail"])
+    answer = reference_json("KEEP", query="", ll=["retailers"], hl=["retail"])
     resolution = run(ON.resolve(replace(TWO, mode="mix"), llm=ScriptedLLM(replies={"reference": answer})))
     assert resolution.changed and resolution.has_keywords  # changed by its keywords only: its text is the visitor's
     assert resolution.standalone_question is None
@@ -183,8 +183,9 @@ def test_a_question_naming_what_the_conversation_never_said_is_refused():
     assert standalone_question(turn, asked, max_name_words=6) == asked
 
 
-def test_a_question_naming_what_only_an_earlier_turn_the_check_never_showed_said_is_refused():
+def test_a_question_may_name_what_an_earlier_turn_said_now_that_the_check_lists_it():
+    # Issue 40: the check's candidates cover the conversation, each with where it was said.
     turn = Turn.from_history(ASK, EARLIER, mode="naive", config=ON.config, tuning=ON.tuning)
-    assert "Maison Poilâne" not in Resolver().reference_prompt(turn).user
+    assert "Maison Poilâne (said 3 messages back)" in Resolver().reference_prompt(turn).user
     asked = "Does Maison Poilâne in Lyon run the Pulse POS terminal?"
-    assert standalone_question(turn, asked, max_name_words=6) is None
+    assert standalone_question(turn, asked, max_name_words=6) == asked

@@ -126,7 +126,7 @@ async def test_reference_span_records_the_decision(traced, reply, decision, chan
 
 
 async def test_reference_span_records_a_keep_carrying_the_checks_keywords_as_changed_and_no_fallback(traced):
-    llm = ScriptedLLM(replies={"reference": reference_json("KEEP", ll=["enseignes", "commerce"], hl=["commerce"])})
+    llm = ScriptedLLM(replies={"reference": reference_json("KEEP", ll=["enseignes", "installée"], hl=["commerce"])})
     resolution = await resolve(traced, REFERENCE_QUERY, llm)
     assert resolution.decision == "keep" and resolution.has_keywords
     for span in (traced.one("lightrag_resolve.reference"), traced.one("lightrag_resolve.resolve")):
@@ -139,7 +139,7 @@ async def test_reference_span_records_a_keep_carrying_the_checks_keywords_as_cha
 
 
 async def test_reference_span_says_whether_the_answer_restated_the_message(traced):
-    restated = reference_json("AMBIGUOUS", query="enseignes équipées de Pulse POS")
+    restated = reference_json("AMBIGUOUS", query="enseignes équipées de l'offre commerce")
     for reply, flag in ((restated, True), ("AMBIGUOUS", False)):
         traced.exporter.clear()
         await resolve(traced, REFERENCE_QUERY, ScriptedLLM(replies={"reference": reply}), mode="naive")

@@ -17,7 +17,6 @@ SWITCHES = (
     "check_every_follow_up",
     "check_sole_candidate",
     "rewrite_picked_replies",
-    "rewrite_accepted_offers",
     "fuse_raw_search",
     "fuse_standalone_question",
     "answer_on_resolved_text",

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -68,26 +69,36 @@ def test_follows_question_reads_only_the_last_message_and_only_the_assistants():
     assert not follows_question([])
 
 
-def test_an_unprompted_reply_costs_no_model_call_in_either_path():
-    for mode, path in (("mix", "keywords"), ("naive", "text")):
-        resolution, llm = resolve(turn("Virtualization", ANSWER, mode=mode))
-        assert llm.roles() == []
-        assert resolution.path == path and resolution.fallback_reason == "unprompted"
-        assert not resolution.changed and resolution.query == "Virtualization" and not resolution.has_keywords
+def test_an_unprompted_reply_costs_no_model_call_in_naive():
+    resolution, llm = resolve(turn("Virtualization", ANSWER, mode="naive"))
+    assert llm.roles() == []
+    assert resolution.path == "text" and resolution.fallback_reason == "unprompted"
+    assert not resolution.changed and resolution.query == "Virtualization" and not resolution.has_keywords
+
+
+@pytest.mark.parametrize("mode", ["mix", "local", "global", "hybrid"])
+def test_an_unprompted_reply_in_a_graph_mode_gets_the_one_call_that_replaces_lightrags(mode):
+    # Issue 40: LightRAG would spend that call on its own extraction; the resolver's reads the visitor's thread.
+    resolution, llm = resolve(
+        turn("Virtualization", ANSWER, mode=mode), keywords=keyword_json(["Pulse POS"], ["stock"])
+    )
+    assert llm.roles() == ["keywords"] and resolution.path == "keywords"
+    assert resolution.fallback_reason is None and resolution.has_keywords and resolution.context is None
+    assert resolution.query.startswith("Virtualization — ")
 
 
 def test_prompted_replies_are_resolved_as_before():
     asked, llm = resolve(turn("Alerts by e-mail", ASKED, mode="naive"))
     assert llm.roles() == ["text"] and asked.changed and asked.context is not None
-    accepted, llm = resolve(turn("Yes please", ASKED, mode="naive"))  # an accepted offer needs no call (§5.6)
-    assert llm.roles() == [] and accepted.changed and accepted.context is not None
+    accepted, llm = resolve(turn("Yes please", ASKED, mode="naive"))  # the model reads the offer (§5.6, issue 40)
+    assert llm.roles() == ["text"] and accepted.changed and accepted.context is not None
     picked, llm = resolve(turn("B1", OPTIONS), keywords=keyword_json(["B1", "German"], ["German course"]))
     assert llm.roles() == ["keywords"] and picked.fallback_reason is None and picked.has_keywords
 
 
 def test_the_switch_resolves_unprompted_replies_too():
-    resolution, llm = resolve(turn("Virtualization", ANSWER), tuned(resolve_unprompted_replies=True))
-    assert llm.roles() == ["keywords"] and resolution.fallback_reason is None and resolution.has_keywords
+    resolution, llm = resolve(turn("Virtualization", ANSWER, mode="naive"), tuned(resolve_unprompted_replies=True))
+    assert llm.roles() == ["text"] and resolution.fallback_reason is None and resolution.changed
 
 
 def test_an_override_decides_and_one_that_raises_resolves():
@@ -99,23 +110,23 @@ def test_an_override_decides_and_one_that_raises_resolves():
         def is_prompted(self, turn: Turn) -> bool:
             raise RuntimeError("tenant rule failed")
 
-    llm = ScriptedLLM(replies={"keywords": keyword_json(["Pulse POS"], ["stock"])})
+    llm = ScriptedLLM(replies={"text": "Pulse POS stock alerts"})
     for resolver in (AlwaysPrompted(), Broken()):
         llm.calls.clear()
-        resolution = asyncio.run(resolver.resolve(turn("Virtualization", ANSWER), llm=llm))
-        assert llm.roles() == ["keywords"] and resolution.fallback_reason is None
+        resolution = asyncio.run(resolver.resolve(turn("Virtualization", ANSWER, mode="naive"), llm=llm))
+        assert llm.roles() == ["text"] and resolution.fallback_reason is None
 
 
 @given(
     st.sampled_from(["Virtualization", "parts of a tag.", "data volume", "Celts", "Hamnet"]),
-    st.sampled_from(["mix", "naive", "local"]),
+    st.just("naive"),
 )
 def test_an_unprompted_reply_reaches_retrieval_as_the_visitor_wrote_it(reply, mode):
     resolution, llm = resolve(turn(reply, ANSWER, mode=mode))
     assert llm.roles() == [] and resolution.query == reply and resolution.ll_keywords == resolution.hl_keywords == ()
 
 
-async def test_lightrag_extracts_its_own_keywords_for_an_unprompted_reply(make_rag):
+async def test_an_unprompted_reply_in_mix_costs_one_call_as_plain_lightrag_and_its_keywords_come_from_it(make_rag):
     llm = ScriptedLLM(
         replies={
             "keywords": keyword_json(["Pulse POS"], ["stock"]),
@@ -125,6 +136,6 @@ async def test_lightrag_extracts_its_own_keywords_for_an_unprompted_reply(make_r
     rag = await make_rag(llm)
     param = QueryParam(mode="mix", conversation_history=list(ANSWER), enable_rerank=False)
     result = await rag.aquery_data("Virtualization", param)
-    assert llm.roles() == ["lightrag_keywords"]  # LightRAG's own extraction, as without the library
-    assert result["metadata"]["resolution"]["fallback_reason"] == "unprompted"
-    assert result["metadata"]["keywords"]["low_level"] == ["virtualization"]
+    assert llm.roles() == ["keywords"]  # the resolver's call instead of LightRAG's own extraction
+    assert result["metadata"]["resolution"]["fallback_reason"] is None
+    assert result["metadata"]["keywords"]["low_level"] == ["Pulse POS"]

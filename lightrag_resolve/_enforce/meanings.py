@@ -95,7 +95,9 @@ def needs_restatement(checked: Resolution, *, proposed: str | None = None) -> bo
     return True
 
 
-def restated(checked: Resolution, turn: Turn, output: Any, *, max_words: int, max_name_words: int) -> Resolution:
+def restated(
+    checked: Resolution, turn: Turn, output: Any, *, max_words: int, max_name_words: int, may_lead: bool = True
+) -> Resolution:
     """``checked`` retrieving with "<message> — <restatement>", or as it is when the restatement is refused.
 
     A restatement that names exactly one candidate the message lacks has
@@ -118,6 +120,11 @@ def restated(checked: Resolution, turn: Turn, output: Any, *, max_words: int, ma
     so every name that reaches retrieval obeys the same rules. The check's
     own record (decision, candidates, the reason a name was refused) is kept;
     only the text and ``restatement`` change.
+
+    ``may_lead`` off (an AMBIGUOUS check): a restatement that names exactly
+    one candidate the message lacks is refused, since it picks one of the
+    names the check found ambiguous for the visitor; one naming each of them,
+    or a topic, is kept (issue 40).
     """
     if not isinstance(output, str):
         return checked
@@ -138,6 +145,9 @@ def restated(checked: Resolution, turn: Turn, output: Any, *, max_words: int, ma
         logger.debug("restatement refused: the check refuses %s", ", ".join(refused))
         return checked
     name = restated_name(written, turn)
+    if name is not None and not may_lead:
+        logger.debug("restatement refused: it picks %s where the check saw several", name)
+        return checked
     text = name_with_message(turn.query, name) if name else append_meaning(turn.query, query)
     return replace(checked, query=text, fallback_reason=None, restatement=query)
 

@@ -77,7 +77,7 @@ def accept_reference_name(
     the company itself, must not already be in the message, and must have at
     most ``max_words`` words and ``MAX_NAME_CHARS`` characters. Checked in
     that order; the first failure is the recorded reason. ``history_text`` is
-    what the messages said (``Turn.message_texts``), never the prompt's
+    what the messages said (``Turn.conversation_texts``), never the prompt's
     labels; every comparison is made after ``normalize_for_compare``.
     """
     name = cut_gloss(name)
@@ -144,7 +144,7 @@ def unestablished_in(turn: Turn, text: str, *, messages: tuple[str, ...] | None 
     prompt showed), its candidates and the configured company's name (which
     the rewrite checks append) all count.
     """
-    shown = turn.message_texts if messages is None else messages
+    shown = turn.conversation_texts if messages is None else messages
     known = (*shown, turn.company_name) if turn.company_name else shown
     return unestablished_names(text, message=turn.query, history=known, candidates=turn.candidates)
 
@@ -163,7 +163,7 @@ def refused_mentions(turn: Turn, text: str, *, max_name_words: int) -> tuple[str
             continue  # the visitor's own words
         outcome = accept_reference_name(
             name,
-            history_text=turn.message_texts,
+            history_text=turn.conversation_texts,
             message=turn.query,
             company_name=turn.company_name,
             max_words=max_name_words,

@@ -22,6 +22,7 @@ from ._arms import ARM_NAMES, AnythingLLMArm, Arm, OracleArm, ProseArm, RawArm, 
 from ._chart import render_chart
 from ._dataset import Dataset, KnowledgeBase, load_dataset, load_items, load_kb, load_passages
 from ._errors import DatasetError, EvalError, ResultsMismatchError
+from ._first_k import FirstKRow, relevant_lost_and_gained
 from ._items import TURN_CLASSES, Item, derive_turn_class
 from ._judges import (
     GoldJudge,
@@ -60,6 +61,7 @@ __all__ = [
     "EvalConfig",
     "EvalError",
     "EvalOutcome",
+    "FirstKRow",
     "GoldJudge",
     "Item",
     "Judge",
@@ -101,6 +103,7 @@ __all__ = [
     "openai_compatible_llm",
     "parse_verdict",
     "recall_at",
+    "relevant_lost_and_gained",
     "render_chart",
     "render_markdown",
     "resolver_overrides",

@@ -1,4 +1,4 @@
-"""The Markdown report of an evaluation: one table per turn class, then the reference check."""
+"""The Markdown report of an evaluation: one table per turn class, the first k documents, then the reference check."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
+from ._first_k import FirstKRow
 from ._summary import ALL_CLASSES, AnswerRow, ArmRow, Summary
 
 __all__ = ["render_markdown"]
@@ -57,6 +58,37 @@ def _table(rows: list[ArmRow], confidence: float) -> list[str]:
             f"| {row.llm_calls:.2f} | {row.prompt_tokens:.0f} | {row.latency_ms:.0f} | {row.errors} |"
         )
     return lines
+
+
+def _counts(row: FirstKRow) -> str:
+    """The paired counts of an arm's first-k row; ``raw``'s row is the baseline, as in the class tables."""
+    if row.arm == "raw" or row.pairs is None:
+        return "(baseline) | | | |"
+    return f"{row.pairs} | {row.raw_relevant} | {row.lost} | {row.gained} | {row.items_losing}"
+
+
+def _first_k(summary: Summary) -> list[str]:
+    """Hit@k beside the relevant documents each arm loses and gains against raw among the first k."""
+    if not summary.first_k:
+        return []
+    k = summary.first_k[0].k
+    lines = [
+        f"## The first {k} documents: relevant documents lost and gained against raw",
+        "",
+        f"Hit@{k} counts an item as found when any relevant document is among the first {k}, so an arm that "
+        "keeps one of the two relevant documents raw found scores what raw scores. Here each arm's first "
+        f"{k} documents are paired with raw's, item by item and run by run, over items with `relevant` documents: "
+        f"how many relevant documents raw had in its first {k}, how many of them the arm's first {k} lacks (lost), "
+        "how many the arm has that raw's lacked (gained), and on how many items the arm lost one in some run. "
+        "Counts are sums over item × run pairs.",
+        "",
+        f"| turn class | arm | items | hit@{k} | pairs | relevant in raw's first {k} "
+        f"| relevant lost vs raw, first {k} | relevant gained vs raw, first {k} | items with a loss |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for row in summary.first_k:
+        lines.append(f"| {row.turn_class} | {row.arm} | {row.items} | {_num(row.hit_rate)} | {_counts(row)} |")
+    return lines + [""]
 
 
 def _outcomes(summary: Summary) -> list[str]:
@@ -165,6 +197,7 @@ def render_markdown(summary: Summary, header: Mapping[str, Any], *, missing: int
         rows = [row for row in summary.rows if row.turn_class == turn_class]
         if rows:
             lines += [f"## {_CLASS_TITLES.get(turn_class, turn_class)}", "", *_table(rows, summary.confidence), ""]
+    lines += _first_k(summary)
     lines += _answers(summary, header)
     lines += _outcomes(summary)
     lines += _decisions(summary)

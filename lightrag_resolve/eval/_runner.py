@@ -388,7 +388,7 @@ async def run_eval(
     store.save()
     records = tuple(store.records.values())
     summary = summarize(records, items, [arm.name for arm in arms], runs=config.runs,
-                        confidence=config.confidence, resamples=config.resamples, seed=config.seed)
+                        confidence=config.confidence, resamples=config.resamples, seed=config.seed, k=config.k)
     report_path = out / "report.md"
     report_path.write_text(render_markdown(summary, store.header, missing=missing), encoding="utf-8")
     chart_path = render_chart(summary, out / "chart.png", title=f"{dataset.name}: hit rate per arm and turn class")

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from statistics import fmean
 from typing import Any
 
+from ._first_k import FirstKRow, first_k_row
 from ._items import TURN_CLASSES, Item
 from ._results import Record
 from ._stats import DEFAULT_RESAMPLES, PairedComparison, compare_paired
@@ -92,6 +93,8 @@ class Summary:
     decisions: tuple[DecisionRow, ...]
     confidence: float
     answers: tuple[AnswerRow, ...] = ()
+    first_k: tuple[FirstKRow, ...] = ()
+    """Hit@k and the relevant documents each arm loses and gains against ``raw`` among the first k."""
 
     def row(self, arm: str, turn_class: str) -> ArmRow | None:
         for row in self.rows:
@@ -101,6 +104,12 @@ class Summary:
 
     def answer_row(self, arm: str, turn_class: str) -> AnswerRow | None:
         for row in self.answers:
+            if row.arm == arm and row.turn_class == turn_class:
+                return row
+        return None
+
+    def first_k_row(self, arm: str, turn_class: str) -> FirstKRow | None:
+        for row in self.first_k:
             if row.arm == arm and row.turn_class == turn_class:
                 return row
         return None
@@ -219,15 +228,21 @@ def summarize(
     confidence: float = 0.95,
     resamples: int = DEFAULT_RESAMPLES,
     seed: int = 0,
+    k: int = 5,
 ) -> Summary:
-    """Rows per arm × turn class (and ``all``), over the records of ``items`` and ``arms`` only."""
+    """Rows per arm × turn class (and ``all``), over the records of ``items`` and ``arms`` only.
+
+    ``k`` is the cut-off of the first-k rows (hit@k, relevant documents lost and gained against ``raw``).
+    """
     by_id = {item.id: item for item in items}
+    relevant = {item.id: item.relevant for item in items}
     wanted = [r for r in records if r.item in by_id and r.arm in arms and r.run < runs]
     present = {r.turn_class for r in wanted}
     classes = tuple(c for c in TURN_CLASSES if c in present) + (ALL_CLASSES,)
     rows: list[ArmRow] = []
     decisions: list[DecisionRow] = []
     answers: list[AnswerRow] = []
+    first_k: list[FirstKRow] = []
     for turn_class in classes:
         in_class = [r for r in wanted if turn_class == ALL_CLASSES or r.turn_class == turn_class]
         raw_records = [r for r in in_class if r.arm == "raw"]
@@ -241,6 +256,9 @@ def summarize(
             baseline = None if arm == "raw" else raw_scores
             rows.append(_arm_row(arm, turn_class, arm_records, baseline, runs=runs,
                                  confidence=confidence, resamples=resamples, seed=seed))
+            top = first_k_row(arm, turn_class, arm_records, raw_records, relevant, k)
+            if top is not None:
+                first_k.append(top)
             answered = [r for r in arm_records if r.answered]
             if answered:
                 answers.append(_answer_row(arm, turn_class, answered, None if arm == "raw" else raw_answers,
@@ -249,4 +267,5 @@ def summarize(
         if decision is not None:
             decisions.append(decision)
     return Summary(arms=tuple(arms), turn_classes=classes, runs=runs, rows=tuple(rows),
-                   decisions=tuple(decisions), confidence=confidence, answers=tuple(answers))
+                   decisions=tuple(decisions), confidence=confidence, answers=tuple(answers),
+                   first_k=tuple(first_k))

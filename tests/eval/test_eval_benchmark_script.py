@@ -33,6 +33,28 @@ def test_both_datasets_get_a_report_and_an_index(tmp_path: Path, models: dict, c
     assert "[sample](sample/report.md)" in index and "[mtrag](mtrag/report.md)" in index
 
 
+def test_doc2dial_is_found_by_its_option_and_searched_in_naive_mode(
+    tmp_path: Path, models: dict, capsys: pytest.CaptureFixture[str]
+) -> None:
+    doc2dial = write_dataset(tmp_path / "doc2dial", passages=True)
+    out = tmp_path / "out"
+    code = _load().main(
+        ["--datasets", "doc2dial", "--doc2dial", str(doc2dial), "--out", str(out), "--doc2dial-limit", "2",
+         "--runs", "1", "--arms", "raw,resolve", "--no-progress"],
+        models=Models(llm_name="scripted", **models),
+    )
+    assert code == 0
+    assert "doc2dial: 5 items, default mode naive, a seeded 2-item subset" in capsys.readouterr().out
+    assert "default mode `naive`" in (out / "doc2dial" / "report.md").read_text(encoding="utf-8")
+    assert "[doc2dial](doc2dial/report.md)" in (out / "README.md").read_text(encoding="utf-8")
+
+
+def test_doc2dial_is_looked_for_beside_the_repository_like_mtrag() -> None:
+    script = _load()
+    assert script.DEFAULT_DOC2DIAL.parent == script.DEFAULT_MTRAG.parent
+    assert script.parse_args(["--datasets", "doc2dial"]).doc2dial == script.DEFAULT_DOC2DIAL
+
+
 def test_a_missing_dataset_is_skipped(tmp_path: Path, models: dict, capsys: pytest.CaptureFixture[str]) -> None:
     code = _load().main(["--datasets", "mtrag", "--mtrag", str(tmp_path / "absent"), "--out", str(tmp_path / "out")],
                         models=Models(**models))

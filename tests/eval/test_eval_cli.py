@@ -50,6 +50,22 @@ def test_items_and_passages_can_be_given_as_paths(
     assert {record["mode"] for record in records} == {"naive"}
 
 
+def test_a_doc2dial_shaped_folder_is_evaluated_in_naive_mode(
+    tmp_path: Path, fake_local_models: None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from doc2dial_shaped import write_doc2dial_cut
+
+    folder, out = write_doc2dial_cut(tmp_path / "doc2dial"), tmp_path / "out"
+    code = main(["eval", str(folder), "--out", str(out), "--runs", "1", "--arms", "raw,resolve,prose,anythingllm",
+                 "--no-progress"])
+    assert code == 0
+    records = json.loads((out / "results.json").read_text(encoding="utf-8"))["records"]
+    assert {record["mode"] for record in records} == {"naive"} and len(records) == 8
+    report = (out / "report.md").read_text(encoding="utf-8")
+    assert "## Short replies" in report and "## Longer follow-ups" in report
+    assert "relevant lost vs raw, first 5" in report
+
+
 def test_a_malformed_dataset_is_reported_with_its_line(
     tiny_dataset: Path, tmp_path: Path, fake_local_models: None, capsys: pytest.CaptureFixture[str]
 ) -> None:

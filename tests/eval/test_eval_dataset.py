@@ -6,11 +6,13 @@ import json
 from pathlib import Path
 
 import pytest
+from doc2dial_shaped import DOC, write_doc2dial_cut
 from tiny import ITEMS, write_dataset
 
 from lightrag_resolve.eval import DatasetError, derive_turn_class, load_dataset, load_items, load_kb, load_passages
 
 MTRAG = Path(__file__).resolve().parents[3] / "shared" / "data" / "mtrag"
+DOC2DIAL = Path(__file__).resolve().parents[3] / "shared" / "data" / "doc2dial"
 
 
 def _write_lines(path: Path, lines: list[str]) -> Path:
@@ -143,3 +145,24 @@ def test_the_mtrag_cut_loads_from_its_folder() -> None:
     assert len(dataset.items) == 499
     assert {item.turn_class for item in dataset.items} == {"short_reply", "follow_up"}
     assert "mtrag_enrichments" in dataset.items[0].extra
+
+
+def test_a_doc2dial_shaped_cut_loads_in_naive_mode_with_its_document_kept_aside(tmp_path: Path) -> None:
+    dataset = load_dataset(write_doc2dial_cut(tmp_path / "doc2dial"))
+    assert dataset.items_path.name == "turns.jsonl" and dataset.kb.kind == "passages.jsonl"
+    assert dataset.default_mode == "naive" and dataset.name == "doc2dial"
+    assert [(item.id, item.turn_class) for item in dataset.items] == [("d1_3", "short_reply"), ("d1_5", "follow_up")]
+    assert dataset.items[1].relevant == (f"{DOC}::1", f"{DOC}::0")
+    assert all(item.rewrite is None for item in dataset.items)  # no oracle arm on this cut
+    assert dataset.items[0].extra["doc"] == DOC
+    chunk = dataset.kb.custom_kg["chunks"][0]
+    assert chunk["source_id"].endswith("::0") and chunk["content"].startswith("Apply for benefits\n")
+
+
+@pytest.mark.skipif(not (DOC2DIAL / "turns.jsonl").exists(), reason="the doc2dial cut is not on this machine")
+def test_the_doc2dial_cut_loads_from_its_folder() -> None:
+    dataset = load_dataset(DOC2DIAL)
+    assert dataset.default_mode == "naive" and len(dataset.items) == 140
+    counts = {c: sum(1 for item in dataset.items if item.turn_class == c) for c in ("short_reply", "follow_up")}
+    assert counts == {"short_reply": 80, "follow_up": 60}
+    assert not any(item.rewrite for item in dataset.items)
