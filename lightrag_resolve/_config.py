@@ -1,7 +1,7 @@
 """The one configuration object of the resolver (contract §8).
 
 Each field is defined once, here, with its documentation in the field's
-metadata: the README's configuration table, contract §8 and the ``RESOLVER_*``
+metadata: the user's guide's configuration table (docs/guide.md), contract §8 and the ``RESOLVER_*``
 table of ``serve`` are rendered from it (``configuration_table``,
 ``environment_table``), and a test keeps the documents equal to the rendering.
 What was measured and not kept is not configuration: see ``_tuning``.
@@ -42,7 +42,7 @@ class ResolverConfig:
     Frozen and keyword-only; invalid values raise at construction. No
     per-tenant state is kept here: pass a different config (or
     ``company_name``) per tenant instance. Each field's meaning is in its
-    metadata (the README's configuration table is rendered from it).
+    metadata (docs/guide.md's configuration table is rendered from it).
     """
 
     enabled: bool = _knob(
@@ -162,7 +162,7 @@ def _variable(spec: Any) -> str:
 
 
 def configuration_table() -> str:
-    """The Markdown table of every ``ResolverConfig`` field: name, default and effect (README, contract §8)."""
+    """The Markdown table of every ``ResolverConfig`` field: name, default and effect (docs/guide.md, contract §8)."""
     rows = [f"| `{spec.name}` | {_shown(spec)} | {spec.metadata['doc']} |" for spec in fields(ResolverConfig)]
     return "\n".join(["| field | default | effect |", "|---|---|---|", *rows])
 

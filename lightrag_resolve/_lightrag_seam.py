@@ -111,7 +111,7 @@ CORE: tuple[Internal, ...] = (
         kind="instance",
         read_by=("LightRAG.initialize_storages", "LightRAG.query_data"),
     ),
-    # The resolvers call the keyword role's own function with the role's kwargs (README, "Which LLM").
+    # The resolvers call the keyword role's own function with the role's kwargs (docs/guide.md, "Which LLM").
     Internal(
         module=_CORE,
         name="LightRAG._role_llm_states",

@@ -44,6 +44,7 @@ export CMAKE_BUILD_PARALLEL_LEVEL="${CMAKE_BUILD_PARALLEL_LEVEL:-$(getconf _NPRO
 import importlib.metadata as md
 
 import llama_cpp  # noqa: F401  (the compiled library loads)
+import llama_cpp.server.app  # noqa: F401  (its OpenAI-compatible server's deps, the [server] extra, are there)
 from lightrag_resolve.local import QWEN25_CODER_1_5B
 from lightrag_resolve.local._gguf import locate_parts
 

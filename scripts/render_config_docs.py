@@ -1,6 +1,6 @@
 """Write the configuration tables into the documents that show them, from ``ResolverConfig``'s field metadata.
 
-The README and contract §8 show ``configuration_table()``, docs/serving.md shows
+The user's guide (docs/guide.md) and contract §8 show ``configuration_table()``, docs/serving.md shows
 ``environment_table()``, each between ``<!-- NAME -->`` and ``<!-- /NAME -->``
 markers. ``tests/test_config_docs.py`` fails while a document differs from the
 rendering; this script brings them in step::
@@ -19,7 +19,7 @@ from lightrag_resolve._config import configuration_table, environment_table
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCUMENTS: dict[str, tuple[str, Callable[[], str]]] = {
-    "README.md": ("configuration-table", configuration_table),
+    "docs/guide.md": ("configuration-table", configuration_table),
     "docs/contract.md": ("configuration-table", configuration_table),
     "docs/serving.md": ("environment-table", environment_table),
 }

@@ -52,3 +52,14 @@ def test_the_architecture_map_names_modules_that_exist():
         assert modules, doc
         missing = {name for name in modules if not (package / f"{name}.py").exists() and not (package / name).is_dir()}
         assert not missing, f"{doc.name} names modules that do not exist: {sorted(missing)}"
+
+
+README_MAX_LINES = 200
+"""The README fits a screen or two: the problem, the set-up commands, the snippet, one table; the rest is in docs/."""
+
+
+def test_the_readme_stays_short_and_keeps_its_set_up_commands():
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(text.splitlines()) <= README_MAX_LINES, "move detail into a docs/ page and link it"
+    assert "make demo" in text and "make test" in text  # CI runs the README's test command first (.ci/run)
+    assert "docs/guide.md" in text

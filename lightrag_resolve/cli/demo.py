@@ -2,8 +2,9 @@
 
 Plays scripted conversations from the bundled bilingual sample (every turn
 class: first turns, short replies, references, questions that name their
-subject, ambiguous references) and prints, turn by turn, the decision and what
-retrieval found without and with it. ``--interactive`` lets you type turns.
+subject, ambiguous references) and prints, turn by turn, what the resolver
+understood (the name, the meaning or the keywords) and the documents retrieval
+found without and with it, with no other library's log lines unless ``--verbose``. ``--interactive`` lets you type turns.
 Runs on the local model of the ``local`` extra, or on any OpenAI-compatible
 server with ``--llm-base-url``/``--model`` (or ``OPENAI_BASE_URL``/``OPENAI_MODEL``).
 """
@@ -15,6 +16,8 @@ import asyncio
 import logging
 import os
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -63,7 +66,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="seconds for each resolver call and the reference check (default: the library's 10 s and 2 s "
         f"on a server, {LOCAL_TIMEOUT:.0f} s on the local model, which needs several seconds per call on a CPU)",
     )
-    parser.add_argument("--cache-dir", type=Path, help="where the embedded sample is kept (default ~/.cache/lightrag-resolve)")
+    parser.add_argument(
+        "--cache-dir", type=Path, help="where the embedded sample is kept (default ~/.cache/lightrag-resolve)"
+    )
     parser.add_argument("--verbose", action="store_true", help="show LightRAG's own log lines")
 
 
@@ -175,14 +180,39 @@ async def _run(args: argparse.Namespace) -> int:
     return 0
 
 
+QUIET_LOGGERS = {"lightrag": logging.ERROR, "nano-vectordb": logging.ERROR, "lightrag_resolve": logging.WARNING}
+"""The loggers the demo quiets unless ``--verbose``, and the level it sets.
+
+LightRAG warns on its own stderr handler mid-demo ("low_level_keywords is
+empty" when its keyword extraction finds no name in a turn such as "Yes
+please"): the demo's without/with lines show that retrieval's outcome, so the
+warning only breaks the printout. Errors still show.
+"""
+
+
+@contextmanager
+def quiet_logs(verbose: bool) -> Iterator[None]:
+    """``QUIET_LOGGERS`` at their levels for the demo's run, restored after (the demo owns them only meanwhile)."""
+    if verbose:
+        yield
+        return
+    loggers = {logging.getLogger(name): level for name, level in QUIET_LOGGERS.items()}
+    before = {logger: logger.level for logger in loggers}
+    for logger, level in loggers.items():
+        logger.setLevel(max(level, logger.getEffectiveLevel()))
+    try:
+        yield
+    finally:
+        for logger, level in before.items():
+            logger.setLevel(level)
+
+
 def run(args: argparse.Namespace) -> int:
-    if not args.verbose:
-        for name in ("lightrag", "nano-vectordb", "lightrag_resolve"):
-            logging.getLogger(name).setLevel(logging.WARNING)
     from lightrag_resolve.local import LocalModelError
 
     try:
-        return asyncio.run(_run(args))
+        with quiet_logs(args.verbose):
+            return asyncio.run(_run(args))
     except (DemoInputError, LocalModelError) as exc:
         print(f"lightrag-resolve demo: {exc}", file=sys.stderr)
         return 2

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Sequence
 
+from .._resolution import Resolution
 from ._turns import Retrieval, TurnReport
+from ._understood import understood
 
 __all__ = ["render_summary", "render_turn"]
 
@@ -20,42 +21,50 @@ def _clip(text: str, limit: int) -> str:
 def _found(retrieval: Retrieval, relevant: frozenset[str], top: int) -> str:
     if retrieval.error:
         return f"refused by LightRAG: {_clip(retrieval.error, 70)}"
-    if not retrieval.documents and not retrieval.entities:
-        return "nothing"
-    documents = ", ".join(f"{d}{' ✓' if d in relevant else ''}" for d in retrieval.documents[:top]) or "no chunk"
-    entities = ", ".join(retrieval.entities[:top]) or "no entity"
-    return f"{documents}  | entities: {_clip(entities, 60)}"
+    if not retrieval.documents:
+        return f"no document  ({retrieval.seconds:.1f} s)"
+    documents = ", ".join(f"{d}{' ✓' if d in relevant else ''}" for d in retrieval.documents[:top])
+    return f"{documents}  ({retrieval.seconds:.1f} s)"
+
+
+_ROUTE = {"keywords": "short reply", "text": "short reply", "reference": "reference check"}
+
+_CALL_FAILURES = frozenset({"timeout", "llm_error"})
+
+
+def _cost(resolution: Resolution) -> str:
+    """Which resolver ran and its time, "no model call" where the code settled the turn; "" when none ran."""
+    route = _ROUTE.get(resolution.path)
+    failure = resolution.carry_reason or resolution.fallback_reason
+    called = resolution.raw_output is not None or failure in _CALL_FAILURES
+    if route is None or (not called and resolution.fallback_reason is not None):
+        return ""  # a first turn, a follow-up that names its own subject...: nothing ran
+    return f"  ({route}, {f'{resolution.elapsed_ms / 1000:.1f} s' if called else 'no model call'})"
 
 
 def render_turn(report: TurnReport, *, index: int, total: int, top: int = 3) -> str:
-    """One turn: the last assistant line, the visitor's words, the decision, and both retrievals."""
+    """One turn: the last assistant line, the visitor's words, what was understood, and both retrievals.
+
+    "understood" is the part the resolver added (``understood``), never the
+    whole retrieval text; ✓ marks a document the sample lists as relevant.
+    """
     item = report.item
-    lines = [f"── {index}/{total} · {item.get('id', '?')} · {item.get('turn_class', '?')} · mode {report.mode} " + "─" * 20]
+    lines = [
+        f"── {index}/{total} · {item.get('id', '?')} · {item.get('turn_class', '?')} · mode {report.mode} " + "─" * 20
+    ]
     history = item.get("history") or []
     if history:
         last = history[-1]
-        lines.append(f"  {last['role']:>9}: {_clip(last['content'], _WIDTH - 13)}")
-    lines.append(f"  {'visitor':>9}: {item['query']}")
+        lines.append(f" {last['role']:>10}: {_clip(last['content'], _WIDTH - 13)}")
+    lines.append(f" {'visitor':>10}: {_clip(item['query'], _WIDTH - 13)}")
     resolution = report.resolution
-    if resolution is not None:
-        facts = [f"path={resolution.path}"]
-        if resolution.decision:
-            facts.append(f"decision={resolution.decision}")
-        facts.append(f"fallback={resolution.fallback_reason or '-'}")
-        if resolution.carry_reason:
-            facts.append(f"carried={resolution.carry_reason}")
-        facts.append(f"{resolution.elapsed_ms / 1000:.1f}s")
-        lines.append(f"  {'resolved':>9}: " + "  ".join(facts))
-        if resolution.ll_keywords:
-            lines.append(f"  {'':>9}  ll={list(resolution.ll_keywords)} hl={list(resolution.hl_keywords)}")
-        if resolution.query != resolution.original_query:
-            lines.append(f"  {'':>9}  retrieval text: {resolution.query!r}")
+    lines.append(f" {'understood':>10}: {understood(resolution)}{_cost(resolution)}")
     relevant = report.relevant
-    lines.append(f"  {'without':>9}: ({report.raw.seconds:.1f}s) {_found(report.raw, relevant, top)}")
-    lines.append(f"  {'with':>9}: ({report.resolved.seconds:.1f}s) {_found(report.resolved, relevant, top)}")
+    lines.append(f" {'without':>10}: {_found(report.raw, relevant, top)}")
+    lines.append(f" {'with':>10}: {_found(report.resolved, relevant, top)}")
     if relevant:
-        lines.append(f"  {'relevant':>9}: {', '.join(sorted(relevant))}")
-    return "\n".join(textwrap.shorten(line, 400) if len(line) > 400 else line for line in lines)
+        lines.append(f" {'relevant':>10}: {', '.join(sorted(relevant))}")
+    return "\n".join(lines)
 
 
 def _hit(retrieval: Retrieval, relevant: frozenset[str], top: int) -> bool:

@@ -9,7 +9,8 @@ loads the served models if asked, installs the seam, and hands over.
 
 ``local`` serves the ``local`` extra's LLM, embedding and offline tokenizer
 instead of LightRAG's bindings, with LightRAG's settings sized for a small CPU
-where nobody chose them (``_local_serving``); ``offline_tokenizer`` only the
+where nobody chose them, listening on 127.0.0.1 unless ``--host`` or ``HOST``
+says otherwise (``_local_serving``); ``offline_tokenizer`` only the
 tokenizer; ``sample`` indexes the bundled sample into LightRAG's working directory.
 """
 
@@ -25,7 +26,14 @@ from typing import Any, Literal
 from .._config import ResolverConfig
 from .._log_level import LOG_LEVEL_VARIABLE
 from ._env import ResolverEnvError, resolver_config_from_env
-from ._local_serving import LOCAL_ANSWER_TOKENS, apply_local_settings, name_local_models, query_defaults
+from ._local_serving import (
+    LOCAL_ANSWER_TOKENS,
+    apply_local_host,
+    apply_local_settings,
+    exposure_note,
+    name_local_models,
+    query_defaults,
+)
 from ._served import ServedModels, local_context_size
 
 __all__ = ["get_application", "launch", "served_resolver_config"]
@@ -154,6 +162,7 @@ def launch(
     if local:
         name_local_models(os.environ)
         chosen = apply_local_settings(os.environ)
+        apply_local_host(argv, os.environ)
     sys.argv = [prog, *argv]
     from lightrag.api.config import global_args, initialize_config
 
@@ -174,6 +183,9 @@ def launch(
     if chosen:
         settings = ", ".join(f"{name}={value}" for name, value in chosen.items())
         print(f"{prog}: sized for a small CPU (set any of them to change it): {settings}", file=sys.stderr)
+    note = exposure_note(str(getattr(global_args, "host", "")), os.environ) if local else None
+    if note:
+        print(f"{prog}: {note}", file=sys.stderr)
     if entry == "gunicorn":
         from lightrag.api.run_with_gunicorn import main
     else:

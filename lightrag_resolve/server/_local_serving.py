@@ -1,4 +1,7 @@
-"""What ``serve --local`` sets where nobody chose: LightRAG's settings sized for a 2-core CPU.
+"""What ``serve --local`` sets where nobody chose: LightRAG's settings sized for a 2-core CPU, and its host.
+
+The host: ``--local`` listens on 127.0.0.1 unless ``--host`` or ``HOST`` says
+otherwise, and its start-up log says how to expose it safely (``exposure_note``).
 
 LightRAG's defaults suit hosted models: ``TOP_K=40``, ``CHUNK_TOP_K=20`` and
 ``MAX_TOTAL_TOKENS=30000`` make an answer prompt of up to 30,000 tokens, which
@@ -19,15 +22,18 @@ timeout shorter than the call only makes the next call wait).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, MutableMapping
+from collections.abc import Mapping, MutableMapping, Sequence
 from dataclasses import fields, replace
 
 from lightrag import QueryParam
 
 __all__ = [
     "LOCAL_ANSWER_TOKENS",
+    "LOCAL_HOST",
     "LOCAL_SERVER_SETTINGS",
     "apply_local_settings",
+    "apply_local_host",
+    "exposure_note",
     "name_local_models",
     "query_defaults",
     "with_served_defaults",
@@ -79,3 +85,48 @@ def name_local_models(environ: MutableMapping[str, str]) -> None:
     environ["LLM_MODEL"] = QWEN25_CODER_1_5B.name
     environ["EMBEDDING_MODEL"] = E5_MODEL_NAME
     environ["EMBEDDING_DIM"] = str(E5_DIM)
+
+
+LOCAL_HOST = "127.0.0.1"
+"""Where ``serve --local`` listens unless told otherwise: this machine only (LightRAG's own default is 0.0.0.0)."""
+
+_LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
+
+
+def _host_flag(argv: Sequence[str]) -> bool:
+    return any(token == "--host" or token.startswith("--host=") for token in argv)
+
+
+def apply_local_host(argv: Sequence[str], environ: MutableMapping[str, str]) -> str | None:
+    """Make LightRAG listen on ``LOCAL_HOST`` when neither ``--host`` nor ``HOST`` chose; returns it if set.
+
+    ``--local`` serves a private model over a private knowledge base, and
+    LightRAG's server binds every interface by default with no API key: the
+    safe default is this machine. LightRAG reads ``HOST`` as ``--host``'s
+    default, so setting the variable leaves a ``--host`` on the command line
+    (or a ``HOST`` in the environment or ``.env``) in charge.
+    """
+    if _host_flag(argv) or environ.get("HOST", "").strip():
+        return None
+    environ["HOST"] = LOCAL_HOST
+    return LOCAL_HOST
+
+
+def exposure_note(host: str, environ: Mapping[str, str]) -> str | None:
+    """What the start-up log says about who can reach the server, or ``None`` when it is exposed with a key.
+
+    LightRAG guards its routes with ``LIGHTRAG_API_KEY`` (sent as ``X-API-Key``),
+    but its default ``WHITELIST_PATHS`` (``/health,/api/*``) leaves the
+    Ollama-compatible chat open even then: exposing it safely takes both.
+    """
+    how = (
+        "set LIGHTRAG_API_KEY (clients send it as X-API-Key) and WHITELIST_PATHS=/health "
+        "(LightRAG leaves /api/* open otherwise), then pass --host 0.0.0.0, behind TLS (--ssl or a proxy)"
+    )
+    if host in _LOOPBACK:
+        return f"listening on {host}: this machine only. To serve other machines: {how}"
+    if not environ.get("LIGHTRAG_API_KEY", "").strip():
+        return f"listening on {host} with no LIGHTRAG_API_KEY: anyone who reaches this port can query and upload. To expose it safely: {how}"
+    if "/api/" in environ.get("WHITELIST_PATHS", "/health,/api/*"):
+        return f"listening on {host}: LIGHTRAG_API_KEY is set, but WHITELIST_PATHS leaves the chat API (/api/*) open without it"
+    return None

@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import io
+import logging
+import re
+import subprocess
 import sys
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -24,30 +28,39 @@ def fake_models(monkeypatch):
             "lightrag_keywords": keyword_json(["retailers"], ["retail"]),
         }
     )
-    models = Models(llm=llm, embedding=hashed_trigram_embedding(), tokenizer=offline_tokenizer(), llm_name="scripted-fake")
+    models = Models(
+        llm=llm, embedding=hashed_trigram_embedding(), tokenizer=offline_tokenizer(), llm_name="scripted-fake"
+    )
     monkeypatch.setattr(demo, "_models", lambda args: models)
     return llm
 
 
 def test_demo_plays_scripted_turns_and_reuses_its_index(fake_models, tmp_path, capsys):
-    assert main(["demo", "--items", "en-short-01,en-ref-01,fr-first-01", "--cache-dir", str(tmp_path)]) == 0
+    assert main(["demo", "--items", "en-short-01,en-ref-01,fr-first-01,en-short-03", "--cache-dir", str(tmp_path)]) == 0
     out, err = capsys.readouterr()
     assert "Building the sample index" in err and "embedding the sample graph" in err
-    assert "1/3 · en-short-01 · short_reply" in out and "visitor: Santé" in out
-    assert "path=keywords" in out and "ll=['Santé', 'Pivotane']" in out
-    assert "path=reference  decision=resolve" in out and "retrieval text: 'Kadoro — Which retailers already run it?'" in out
-    assert "path=first_turn" in out
-    assert out.count("without:") == 3 and out.count("with:") == 3
-    assert "3 turns, 2 resolved." in out
+    assert "1/4 · en-short-01 · short_reply" in out and "visitor: Santé" in out
+    assert "understood: the meaning “Santé Pivotane” · keywords: Santé, Pivotane · themes: secteur santé" in out
+    assert re.search(r"understood: the name “Kadoro”  \(reference check, \d+\.\d s\)", out)
+    assert "understood: the meaning “B1 Vellinor”  (short reply, no model call)" in out  # naive: the pick, in code
+    assert re.search(r"secteur santé  \(short reply, \d+\.\d s\)", out)  # the resolver's call and its time
+    assert "understood: searched as written: a first turn, nothing to resolve\n" in out  # nothing ran: no tag
+    assert "retrieval text" not in out and " — " not in out  # what was understood, never the whole search text
+    assert out.count("without:") == 4 and out.count("with:") == 4
+    assert "4 turns, 3 resolved." in out
     assert main(["demo", "--items", "en-short-01", "--cache-dir", str(tmp_path)]) == 0
     assert "Building the sample index" not in capsys.readouterr().err
 
 
 def test_demo_interactive_answers_from_the_resolved_turn(fake_models, tmp_path, capsys, monkeypatch):
-    monkeypatch.setattr(sys, "stdin", io.StringIO("/assistant Pivotane pour la Santé, Chantio pour le BTP : quel secteur ?\nSanté\n/quit\n"))
+    monkeypatch.setattr(
+        sys,
+        "stdin",
+        io.StringIO("/assistant Pivotane pour la Santé, Chantio pour le BTP : quel secteur ?\nSanté\n/quit\n"),
+    )
     assert main(["demo", "--no-script", "--interactive", "--cache-dir", str(tmp_path)]) == 0
     out = capsys.readouterr().out
-    assert "visitor: Santé" in out and "path=keywords" in out
+    assert "visitor: Santé" in out and "understood: the meaning" in out
     assert "assistant: An answer from the context." in out
     answer_call = [c for c in fake_models.calls if c.role == "answer"][-1]
     assert "Pivotane" in answer_call.system_prompt  # the answer was written from the resolved retrieval
@@ -60,7 +73,7 @@ def test_demo_interactive_answers_a_resolved_reply_below_lightrags_minimum(fake_
     monkeypatch.setattr(sys, "stdin", io.StringIO(f"{question}\nB1\n/quit\n"))
     assert main(["demo", "--no-script", "--interactive", "--cache-dir", str(tmp_path)]) == 0
     out = capsys.readouterr().out
-    assert "visitor: B1" in out and "path=keywords" in out
+    assert "visitor: B1" in out and "keywords: B1 · themes: Parcours Cerclia level" in out
     without, resolved = (line for line in out.splitlines() if line.lstrip().startswith(("without:", "with:")))
     assert "refused by LightRAG" in without and "refused" not in resolved  # the words alone are too short
     assert "assistant: An answer from the context." in out
@@ -71,8 +84,67 @@ def test_demo_interactive_shows_lightrags_refusal_of_an_unresolved_reply(fake_mo
     monkeypatch.setattr(sys, "stdin", io.StringIO("OK\n/quit\n"))  # a first turn: nothing to resolve it against
     assert main(["demo", "--no-script", "--interactive", "--cache-dir", str(tmp_path)]) == 0
     out = capsys.readouterr().out
-    assert "path=first_turn" in out and "refused by LightRAG" in out
+    assert "searched as written: a first turn" in out and "refused by LightRAG" in out
     assert fake_models.count("answer") == 0
+
+
+class RecordedLines(logging.Handler):
+    """What reaches a logger's handlers: exactly what LightRAG's own stderr handler would print."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.lines: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.lines.append(f"{record.levelname}: {record.getMessage()}")
+
+
+@pytest.fixture
+def lightrag_lines():
+    recorded = RecordedLines()
+    logger = logging.getLogger("lightrag")
+    logger.addHandler(recorded)
+    yield recorded.lines
+    logger.removeHandler(recorded)
+
+
+def test_demo_prints_no_warning_of_lightrag_unless_verbose(fake_models, tmp_path, lightrag_lines, capsys):
+    # LightRAG's own extraction finds no low-level keyword: it warns on its own stderr handler, mid-turn.
+    fake_models.replies["lightrag_keywords"] = keyword_json([], ["retail"])
+    assert main(["demo", "--items", "fr-first-01", "--cache-dir", str(tmp_path)]) == 0
+    assert lightrag_lines == []
+    assert "understood:" in capsys.readouterr().out
+    assert main(["demo", "--items", "fr-first-01", "--cache-dir", str(tmp_path), "--verbose"]) == 0
+    assert "WARNING: low_level_keywords is empty" in lightrag_lines  # --verbose shows LightRAG's lines as they are
+
+
+def test_the_demo_process_prints_no_line_of_another_library(tmp_path):
+    """The command as a user runs it, in its own process: stdout and stderr hold the demo's lines only."""
+    script = textwrap.dedent(
+        f"""
+        import sys
+        sys.path.insert(0, {str(Path(__file__).parent.parent)!r})
+        from fakes import ScriptedLLM, hashed_trigram_embedding, keyword_json, offline_tokenizer
+        from lightrag_resolve.cli import demo, main
+        from lightrag_resolve.local import LocalModels
+
+        replies = {{"keywords": keyword_json(["Santé"], ["secteur santé"]), "lightrag_keywords": keyword_json([], ["x"])}}
+        models = LocalModels(llm=ScriptedLLM(replies=replies), embedding=hashed_trigram_embedding(), tokenizer=offline_tokenizer())
+        demo._models = lambda args: models
+        raise SystemExit(main(["demo", "--items", "fr-first-01,fr-short-02", "--cache-dir", {str(tmp_path)!r}]))
+        """
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "understood:" in done.stdout
+    foreign = [line for line in (done.stdout + done.stderr).splitlines() if "WARNING" in line or "INFO" in line]
+    assert foreign == []
+
+
+def test_demo_restores_the_log_levels_it_quieted(fake_models, tmp_path):
+    before = {name: logging.getLogger(name).level for name in demo.QUIET_LOGGERS}
+    assert main(["demo", "--items", "fr-first-01", "--cache-dir", str(tmp_path)]) == 0
+    assert {name: logging.getLogger(name).level for name in demo.QUIET_LOGGERS} == before
 
 
 def test_demo_rejects_unknown_items(fake_models, tmp_path, capsys):

@@ -86,6 +86,7 @@ def test_the_demo_runs_on_the_local_models(tmp_path: Path, capsys: pytest.Captur
     demo = ["demo", "--items", "fr-short-02,en-ref-01", "--cache-dir", str(tmp_path), "--timeout", "180"]
     assert main(demo) == 0
     out = capsys.readouterr().out
-    assert "path=keywords" in out and "path=reference" in out
-    assert "fallback=timeout" not in out and "carried=timeout" not in out
+    assert out.count("understood: ") == 2
+    assert "(short reply, " in out and "(reference check, " in out  # which resolver each turn took
+    assert "(timeout)" not in out and "no meaning: timeout" not in out
     assert "2 turns," in out

@@ -95,7 +95,7 @@ def clean_start(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
         monkeypatch.delenv(name)
     for name in ("LLM_MODEL", "EMBEDDING_MODEL", "EMBEDDING_DIM"):  # --local names its models there
         monkeypatch.setenv(name, os.environ.get(name, "unset"))
-    for name in LOCAL_SERVER_SETTINGS:  # --local sets these where unset: restored, absent or not, after the test
+    for name in [*LOCAL_SERVER_SETTINGS, "HOST", "LIGHTRAG_API_KEY", "WHITELIST_PATHS"]:  # restored after the test
         monkeypatch.setenv(name, "restored")
         monkeypatch.delenv(name)
     monkeypatch.chdir(tmp_path)
@@ -203,3 +203,70 @@ def test_the_splash_screen_and_health_read_the_served_names_after_lightrag_built
     assert args.llm_binding == "ollama"  # the splash saw a copy; LightRAG's create_app still checks its own value
     assert create_app(args) == "app" and built_with == ["ollama"]
     assert (args.llm_binding, args.llm_binding_host) == ("lightrag-resolve", "in-process")  # what /health reads
+
+
+# ---- serve --local listens on this machine unless told otherwise ------------------------------------
+
+
+def test_local_binds_loopback_only_when_neither_host_flag_nor_variable_chose():
+    from lightrag_resolve.server._local_serving import LOCAL_HOST, apply_local_host
+
+    environ: dict[str, str] = {}
+    assert apply_local_host(["--port", "9621"], environ) == LOCAL_HOST == environ["HOST"] == "127.0.0.1"
+    for argv, given in ((["--host", "0.0.0.0"], {}), (["--host=10.0.0.2"], {}), ([], {"HOST": "0.0.0.0"})):
+        environ = dict(given)
+        assert apply_local_host(argv, environ) is None and environ == given
+
+
+def test_the_exposure_note_names_the_api_key_and_the_open_chat_api():
+    from lightrag_resolve.server._local_serving import exposure_note
+
+    local = exposure_note("127.0.0.1", {})
+    assert local and "this machine only" in local and "LIGHTRAG_API_KEY" in local and "WHITELIST_PATHS" in local
+    assert "no LIGHTRAG_API_KEY" in (exposure_note("0.0.0.0", {}) or "")
+    assert "/api/*" in (exposure_note("0.0.0.0", {"LIGHTRAG_API_KEY": "k"}) or "")
+    assert exposure_note("0.0.0.0", {"LIGHTRAG_API_KEY": "k", "WHITELIST_PATHS": "/health"}) is None
+
+
+@pytest.fixture
+def parsed_host(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """``serve`` run up to LightRAG's ``main`` (faked), with no model loaded: the host LightRAG parsed."""
+    import types
+
+    require_server_deps()
+
+    from lightrag.api import config as lightrag_config
+
+    from lightrag_resolve.server import _launch, _seam
+    from lightrag_resolve.server._served import ServedModels
+
+    monkeypatch.setattr(lightrag_config, "_initialized", False)  # parse this test's sys.argv, restored after
+    monkeypatch.setattr(lightrag_config, "_global_args", None)
+    monkeypatch.setattr(_launch, "_served_models", lambda **kwargs: ServedModels())
+    monkeypatch.setattr(_launch, "_show_resolutions", lambda level: None)
+    monkeypatch.setattr(_seam, "install", lambda *args, **kwargs: None)
+    hosts: list[str] = []
+    fake_server = types.SimpleNamespace(main=lambda: hosts.append(lightrag_config.global_args.host))
+    monkeypatch.setitem(sys.modules, "lightrag.api.lightrag_server", fake_server)
+    return hosts
+
+
+@pytest.mark.usefixtures("clean_start")
+@pytest.mark.parametrize(
+    ("argv", "host", "note"),
+    [
+        (["serve", "--local"], "127.0.0.1", "this machine only"),
+        (["serve", "--local", "--host", "0.0.0.0"], "0.0.0.0", "no LIGHTRAG_API_KEY"),
+        (["serve"], "0.0.0.0", None),  # without --local: LightRAG's own default, and nothing added to its log
+    ],
+)
+def test_serve_local_binds_127_0_0_1_by_default(
+    argv: list[str], host: str, note: str | None, parsed_host: list[str], capsys: pytest.CaptureFixture[str]
+):
+    assert main([*argv, "--port", "9621"]) == 0
+    assert parsed_host == [host]
+    err = capsys.readouterr().err
+    if note is None:
+        assert "LIGHTRAG_API_KEY" not in err
+    else:
+        assert note in err and "LIGHTRAG_API_KEY" in err
