@@ -143,14 +143,14 @@ def _with_keywords(resolver: Resolver, turn: Turn, checked: Resolution, answer: 
     )
     if outcome.fallback_reason is not None:
         return checked
+    in_conversation = ground_keywords(
+        outcome.ll_keywords, candidates=turn.candidates, reply=turn.query, history=turn.conversation_texts
+    )
+    grounded = in_conversation
     if _own_words_only(turn, checked, outcome.ll_keywords):
         grounded = ground_keywords(outcome.ll_keywords, candidates=Candidates(), reply=turn.query, history=())
-        if not grounded.kept:  # all of them the history's: the message's own words, as LightRAG would search
+        if not grounded.kept and in_conversation.kept:  # all the history's: the message's own words instead
             grounded = replace(grounded, kept=content_words(turn.query)[: config.max_ll_keywords])
-    else:
-        grounded = ground_keywords(
-            outcome.ll_keywords, candidates=turn.candidates, reply=turn.query, history=turn.conversation_texts
-        )
     if not grounded.kept:
         return checked
     carried = check_keywords(

@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fakes import ScriptedLLM, keyword_json
+from lightrag_resolve._reply_context import MAX_CONTEXT_CHARS
 from lightrag_resolve import Message, Resolution, Resolver, Turn
 from lightrag_resolve._enforce import accept_reference_name, clean_keywords, enforce_keywords, enforce_text_query
 from lightrag_resolve._parse import parse_keyword_answer
@@ -246,6 +247,9 @@ def assert_safe_resolution(resolution: Resolution) -> None:
         # What this library adds after the visitor's words is bounded; their own words stay whole.
         prefix = f"{clean_single_line(resolution.original_query)} — "
         added = resolution.query[len(prefix) :] if resolution.query.startswith(prefix) else resolution.query
+        if resolution.context is not None:  # the carried question: two parts of at most MAX_CONTEXT_CHARS each
+            assert len(resolution.context) <= 2 * MAX_CONTEXT_CHARS + 1
+            added = added.removesuffix(resolution.context).removesuffix(" — ")
         assert len(added) <= MAX_QUERY_CHARS
     if resolution.entity is not None:
         assert invisible_free(resolution.entity) and len(resolution.entity) <= MAX_NAME_CHARS
