@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 from dataclasses import replace
 
 from hypothesis import given
@@ -87,8 +88,12 @@ def test_low_level_keywords_are_always_grounded(proposed, reply):
     turn = Turn(query=reply, history=OFFER, mode="mix")
     llm = ScriptedLLM(replies={"keywords": keyword_json(proposed, ["pricing"], query=" ".join(proposed))})
     resolution = asyncio.run(Resolver().resolve(turn, llm=llm))
+    sources = (reply, *turn.message_texts)
     for keyword in resolution.ll_keywords:
-        assert turn.candidates.matching(keyword) is not None or contains_phrase((reply, *turn.message_texts), keyword)
+        # a candidate, a phrase of the conversation, or composed of its words (contract §5.4: "Lumora B1")
+        words = re.findall(r"[^\W_](?:[\w'’.\-]*[^\W_])?", keyword)
+        composed = len(words) > 1 and all(contains_phrase((*sources, *turn.candidates.names), w) for w in words)
+        assert turn.candidates.matching(keyword) is not None or contains_phrase(sources, keyword) or composed
     assert bool(resolution.ll_keywords) == bool(resolution.hl_keywords)
     if resolution.changed:
         assert resolution.query.startswith(f"{reply} — ") or contains_phrase(resolution.query, reply)
