@@ -76,9 +76,9 @@ def _without_model(resolver: Resolver, turn: Turn, path: ResolutionPath, model: 
     """The outcome of a short reply that needs no model call (``naive`` only), or ``None`` when the model resolves it.
 
     In graph modes every short reply gets the one call: it replaces
-    LightRAG's own keyword extraction, so a shortcut there saves nothing and
-    measured worse (an accepted offer carried in code hit 0.40 where the
-    model's reading hit 0.86 on an unseen company set, docs/findings.md). In
+    LightRAG's own keyword extraction, so a shortcut there saves nothing; on
+    an unseen company set short replies fell from 0.83 to 0.67 when accepted
+    offers were carried in code (docs/findings.md). In
     ``naive``, where plain LightRAG makes no call, two shortcuts keep saving
     one: a reply that answers nothing is searched as written (§5.7), and a
     reply that picks an option of the question means that option (§5.1).
