@@ -60,13 +60,14 @@ from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from lightrag_resolve import ResolverConfig, ResolverTuning
+from lightrag_resolve import ResolverConfig
 from lightrag_resolve.cli.eval import add_answer_arguments, answer_settings
 from lightrag_resolve.eval import (
     ARM_NAMES,
     EvalConfig,
     EvalError,
     EvalOutcome,
+    Experiment,
     Item,
     Models,
     load_dataset,
@@ -145,11 +146,11 @@ def _folders(args: argparse.Namespace) -> dict[str, Path | None]:
     return {name: known[name] for name in wanted}
 
 
-def resolver_config(args: argparse.Namespace) -> tuple[ResolverConfig, ResolverTuning]:
+def resolver_config(args: argparse.Namespace) -> tuple[ResolverConfig, Experiment]:
     """The resolve arm's configuration and tuning: the timeouts, then any ``--resolver-setting``."""
     config, tuning = split_settings(resolver_overrides(args.resolver_setting))
     return (ResolverConfig(timeout=args.resolver_timeout, reference_timeout=args.reference_timeout, **config),
-            ResolverTuning(**tuning))
+            Experiment(**tuning))
 
 
 def _timeouts(resolver: ResolverConfig) -> str:

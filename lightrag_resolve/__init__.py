@@ -19,16 +19,16 @@ The map (docs/architecture.md has the whole of it):
 import os as _os
 
 from ._config import LLMFunc, ResolverConfig
-from ._conversation import Message, Turn
+from ._decide.resolver import Resolver
 from ._errors import LightRAGResolveError
-from ._gate import should_resolve
-from ._lightrag import ResolvingLightRAG
+from ._lightrag.rag import ResolvingLightRAG
 from ._log_level import set_default_level as _set_default_level
-from ._parse import KeywordAnswer, ReferenceAnswer
-from ._prompts import Prompt
+from ._model.parse import KeywordAnswer, ReferenceAnswer
+from ._model.prompts import Prompt
 from ._resolution import Decision, FallbackReason, RejectedReason, Resolution, ResolutionPath, Resolved
-from ._resolver import Resolver
 from ._tuning import ResolverTuning
+from ._turn.conversation import Message, Turn
+from ._turn.short_reply import should_resolve
 
 __all__ = [
     "Decision",

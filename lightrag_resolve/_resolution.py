@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any, Generic, Literal, TypeVar
 
-from ._clean_text import encodable, recorded_output
+from ._languages.text import encodable, recorded_output
 
 __all__ = ["Decision", "FallbackReason", "RejectedReason", "Resolution", "ResolutionPath", "Resolved"]
 

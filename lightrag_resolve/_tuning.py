@@ -29,32 +29,21 @@ class ResolverTuning:
     (and of the visitor's message before it) a short reply carries into its
     retrieval text (40; 0 turns the context off, contract §5.6).
     ``max_name_words``: the longest name the reference check may add (6).
-    ``reference_in_naive``: the reference check runs in ``naive`` mode too.
-    ``restate_references``: a follow-up that points back at something the check
-    could not name is restated in one more call (contract §5.9).
-    The rest are alternatives that measured as a loss or no gain, off; the
-    first four are shortcuts of ``naive`` mode, where plain LightRAG makes no
-    call (in graph modes the model decides every short reply and checked
-    follow-up, issue 40): ``resolve_unprompted_replies`` (§5.7),
-    ``check_every_follow_up`` (§5.8), ``check_sole_candidate`` (§5.3),
-    ``rewrite_picked_replies`` (§5.1); then ``fuse_raw_search`` (§5.5), and
-    ``fuse_standalone_question`` (§5.10, the open-domain profile).
-    ``answer_on_resolved_text`` (§5.11) asks the answer writer with the
-    retrieved text, as before issue 30, instead of the visitor's words: as
+    ``fuse_raw_search`` (§5.5) and ``answer_on_resolved_text`` (§5.11) are
+    alternatives that measured as a loss or no gain, off: a resolved
+    reference's chunk search fused with the visitor's words' search, and the
+    answer asked with the retrieved text instead of the visitor's words (as
     often right by the fact judge on the sample, more often on the
-    multilingual set (mostly by copying the conversation back), worse read
-    blind on both (9 pairs to 16).
+    multilingual set, mostly by copying the conversation back; worse read
+    blind on both, 9 pairs to 16). ``fuse_standalone_question`` is the
+    open-domain profile (§5.10, ``open_domain()``). The alternatives of the
+    routing and the no-call shortcuts are the evaluation harness's
+    (``lightrag_resolve.eval.Experiment``).
     """
 
     history_message_words: int = 150
     reply_context_words: int = 40
     max_name_words: int = 6
-    reference_in_naive: bool = True
-    restate_references: bool = True
-    resolve_unprompted_replies: bool = False
-    check_every_follow_up: bool = False
-    check_sole_candidate: bool = False
-    rewrite_picked_replies: bool = False
     fuse_raw_search: bool = False
     fuse_standalone_question: bool = False
     answer_on_resolved_text: bool = False

@@ -9,7 +9,7 @@ process: a client's connections belong to the loop that opened them, and a
 gunicorn worker forked after preloading must not share its parent's. The text
 it returns is a ``CompletionText``: a ``str`` that also carries the token usage
 the endpoint reported, which the resolver's spans record (see
-``lightrag_resolve._tracing``).
+``lightrag_resolve._observe.tracing``).
 """
 
 from __future__ import annotations

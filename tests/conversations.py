@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from lightrag_resolve import Message, Turn
-from lightrag_resolve._candidates import Candidates
+from lightrag_resolve._turn.candidates import Candidates
 
 OFFER = (
     Message(role="user", content="What do you sell to shops?"),

@@ -19,7 +19,7 @@ import numpy as np
 import tiktoken
 from lightrag.utils import EmbeddingFunc, Tokenizer
 
-from lightrag_resolve._model_call import asking_role
+from lightrag_resolve._model.call import asking_role
 
 EMBEDDING_DIM = 256
 

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from fakes import FakeOverride
 from lightrag_resolve import Message, Resolution, ResolverTuning, Turn
-from lightrag_resolve._routing import RouteFacts
+from lightrag_resolve._decide.route import RouteFacts
 
 words = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), min_size=0, max_size=12)
 """Up to 12 characters of any kind but surrogates."""

@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from lightrag_resolve import Message, Turn
-from lightrag_resolve._candidates import (
+from lightrag_resolve._turn.candidates import (
     MAX_CANDIDATES,
     Candidates,
     collect_candidates,
@@ -15,7 +15,7 @@ from lightrag_resolve._candidates import (
     option_lists,
     picked_option,
 )
-from lightrag_resolve._enforce import contains_phrase
+from lightrag_resolve._languages.text import contains_phrase
 from strategies import plain_or_hostile_text
 
 OFFER = "Shall I send you the pricing of one of them, Kadoro or Magazio?"

@@ -9,8 +9,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from lightrag_resolve import Message, ResolverConfig, ResolverTuning, Turn
-from lightrag_resolve._conversation import CONDENSE_WINDOW, recent_messages
-from lightrag_resolve._clean_text import MAX_PROMPT_PART_CHARS
+from lightrag_resolve._turn.conversation import CONDENSE_WINDOW, recent_messages
+from lightrag_resolve._languages.text import MAX_PROMPT_PART_CHARS
 from strategies import hostile_text, messy_history, queries
 
 ASK = "Which retailers already run it?"

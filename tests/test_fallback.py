@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from fakes import ScriptedLLM
 from lightrag_resolve import Message, Resolution, Turn
 from lightrag_resolve._enforce import append_context
-from lightrag_resolve._fallback import fall_back, untouched
+from lightrag_resolve._decide.route import fall_back, untouched
 from strategies import chat_turns, dialogue_turns, failing_model_replies, fallback_reasons, safe_resolutions
 from tuned import tuned
 

@@ -3,9 +3,9 @@ from hypothesis import strategies as st
 import pytest
 
 from lightrag_resolve import should_resolve
-from lightrag_resolve._gate import word_count
+from lightrag_resolve._turn.short_reply import word_count
 from lightrag_resolve._languages import HAN_CHARS_PER_WORD
-from lightrag_resolve._clean_text import QUESTION_MARKS, is_question
+from lightrag_resolve._languages.text import QUESTION_MARKS, is_question
 from strategies import FORMAT_CHARS, hostile_text
 
 

@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 
 from fakes import ScriptedLLM
 from lightrag_resolve import Message, Resolver, Turn
-from lightrag_resolve._candidates import MAX_NGRAMS, name_ngrams
-from lightrag_resolve._graph_names import with_graph_names
+from lightrag_resolve._turn.candidates import MAX_NGRAMS, name_ngrams
+from lightrag_resolve._turn.graph_names import with_graph_names
 from strategies import cjk_run, phrase
 
 TURN = Turn(

@@ -28,8 +28,8 @@ from lightrag import LightRAG, QueryParam
 
 from fakes import ScriptedLLM, keyword_json, reference_json
 from lightrag_resolve import ResolverConfig, ResolvingLightRAG
-from lightrag_resolve._clean_text import normalize_for_compare
-from lightrag_resolve._enforce import contains_phrase
+from lightrag_resolve._languages.text import normalize_for_compare
+from lightrag_resolve._languages.text import contains_phrase
 from rag_support import offline_rag, stop_queue_workers
 from strategies import hostile_model_output, model_output
 from test_hostile_text import assert_safe_resolution, invisible_free

@@ -15,12 +15,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fakes import ScriptedLLM, keyword_json
-from lightrag_resolve._reply_context import MAX_CONTEXT_CHARS
+from lightrag_resolve._turn.reply_context import MAX_CONTEXT_CHARS
 from lightrag_resolve import Message, Resolution, Resolver, Turn
 from lightrag_resolve._enforce import accept_reference_name, clean_keywords, enforce_keywords, enforce_text_query
-from lightrag_resolve._parse import parse_keyword_answer
-from lightrag_resolve._prompts import Prompt, keyword_prompt, reference_prompt, text_prompt
-from lightrag_resolve._clean_text import (
+from lightrag_resolve._model.parse import parse_keyword_answer
+from lightrag_resolve._model.prompts import Prompt, keyword_prompt, reference_prompt, text_prompt
+from lightrag_resolve._languages.text import (
     MAX_KEYWORD_CHARS,
     MAX_NAME_CHARS,
     MAX_PROMPT_PART_CHARS,

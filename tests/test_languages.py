@@ -9,11 +9,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from lightrag_resolve._candidates import collect_candidates, option_lists, picked_option
-from lightrag_resolve._gate import should_resolve
+from lightrag_resolve._turn.candidates import collect_candidates, option_lists, picked_option
+from lightrag_resolve._turn.short_reply import should_resolve
 from lightrag_resolve._languages import LANGUAGES, UNITS, Language, detect, language
-from lightrag_resolve._pointing_words import leans_on_conversation, points_back
-from lightrag_resolve._reply_context import accepted_offer, is_acceptance, reply_context
+from lightrag_resolve._languages.pointing import leans_on_conversation, points_back
+from lightrag_resolve._turn.reply_context import accepted_offer, is_acceptance, reply_context
 
 CODES = [record.code for record in LANGUAGES]
 # Resources a language may leave empty: Chinese has no articles, no capitalised function words and is

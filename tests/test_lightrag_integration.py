@@ -12,7 +12,7 @@ from lightrag.query_validation import RAGQueryTooShortError
 
 from fakes import ScriptedLLM, keyword_json
 from lightrag_resolve import ResolvingLightRAG, ResolverConfig
-from lightrag_resolve._reply_context import is_assent
+from lightrag_resolve._turn.reply_context import is_assent
 from tuned import tuned
 
 GRAPH_MODES = ["local", "global", "hybrid", "mix"]

@@ -1,4 +1,4 @@
-"""The one LightRAG seam (``lightrag_resolve._lightrag_seam``): every internal listed and checked, nothing patched on import."""
+"""The one LightRAG seam (``lightrag_resolve._lightrag.seam``): every internal listed and checked, nothing patched on import."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from lightrag.query_validation import validate_rag_query as lightrags_check
 import lightrag_resolve
 from fakes import ScriptedLLM, keyword_json
 from lightrag_resolve import LightRAGResolveError
-from lightrag_resolve._lightrag_seam import CORE, PRIVATE_NAMES, SUPPORTED_LIGHTRAG, SeamError, check
+from lightrag_resolve._lightrag.seam import CORE, PRIVATE_NAMES, SUPPORTED_LIGHTRAG, SeamError, check
 
 PACKAGE = Path(lightrag_resolve.__file__).parent
 ROOT = PACKAGE.parent
@@ -38,7 +38,7 @@ LISTED = (
 """Every underscore-prefixed LightRAG name the library uses or relies on; a change here is a change of the seam."""
 
 OVERRIDES: set[str] = set()
-"""LightRAG internals used outside ``_lightrag_seam.py``: none (the ``_build_global_config`` override lives there)."""
+"""LightRAG internals used outside ``_lightrag/seam.py``: none (the ``_build_global_config`` override lives there)."""
 
 
 def _run(script: str, tmp_path: Path) -> dict:
@@ -101,7 +101,8 @@ def test_an_unsupported_lightrag_fails_at_construction_and_concurrent_installs_w
     report = _run(
         _BUILD
         + """
-    from lightrag_resolve import LightRAGResolveError, _lightrag_seam
+    from lightrag_resolve import LightRAGResolveError
+    from lightrag_resolve._lightrag import seam as _lightrag_seam
 
     report = {}
     saved = core._run_sync
@@ -229,5 +230,5 @@ def test_every_private_lightrag_name_the_package_uses_is_listed_and_lives_in_the
     found = _lightrag_private_names_in_the_package()
     assert set(found) - set(PRIVATE_NAMES) == set(), "a LightRAG internal not declared in _lightrag_seam.CORE/SERVER"
     assert {"_run_sync", "_owning_loop", "_role_llm_states", "_build_global_config"} <= set(found)  # the scan sees them
-    outside = {name for name, files in found.items() if files - {"_lightrag_seam.py"}}
+    outside = {name for name, files in found.items() if files - {"_lightrag/seam.py"}}
     assert outside == OVERRIDES

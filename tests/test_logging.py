@@ -17,7 +17,7 @@ from fakes import ScriptedLLM, keyword_json
 from lightrag import QueryParam
 
 from lightrag_resolve import Message, Resolution, Resolver, ResolverConfig, ResolvingLightRAG, Turn
-from lightrag_resolve._report import report
+from lightrag_resolve._observe.report import report
 
 LOGGER = "lightrag_resolve"
 HISTORY = (
@@ -112,7 +112,7 @@ def test_a_root_logger_at_info_does_not_print_the_per_turn_line_unless_asked():
     """nano-vectordb sets the root logger to INFO on import; the library's own line still waits to be asked for."""
     script = (
         "import nano_vectordb, lightrag_resolve;"
-        "from lightrag_resolve import Resolution, ResolverConfig; from lightrag_resolve._report import report;"
+        "from lightrag_resolve import Resolution, ResolverConfig; from lightrag_resolve._observe.report import report;"
         "report(Resolution(query='B1 — German B1', original_query='B1', mode='mix', path='keywords',"
         " ll_keywords=('German B1',), hl_keywords=('German',)), ResolverConfig())"
     )

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from fakes import ScriptedLLM, keyword_json
 from lightrag_resolve import Message, Prompt, Resolver, ResolverConfig, Turn
-from lightrag_resolve._model_call import (
+from lightrag_resolve._model.call import (
     ask_model,
     asking_role,
     output_limits,

@@ -8,7 +8,7 @@ import pytest
 
 from fakes import ScriptedLLM, keyword_json
 from lightrag_resolve import Message, Resolver, ResolverConfig, Turn
-from lightrag_resolve._prompts import KEYWORD_MAX_TOKENS, REFERENCE_MAX_TOKENS
+from lightrag_resolve._model.prompts import KEYWORD_MAX_TOKENS, REFERENCE_MAX_TOKENS
 from tuned import tuned
 
 HISTORY = (

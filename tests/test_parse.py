@@ -1,6 +1,6 @@
 from hypothesis import given
 
-from lightrag_resolve._parse import KeywordAnswer, ReferenceAnswer, parse_keyword_answer, parse_reference_answer
+from lightrag_resolve._model.parse import KeywordAnswer, ReferenceAnswer, parse_keyword_answer, parse_reference_answer
 from strategies import model_output
 
 

@@ -10,10 +10,10 @@ from hypothesis import strategies as st
 
 from fakes import ScriptedLLM, keyword_json
 from lightrag_resolve import Message, Resolver, ResolverConfig, Turn
-from lightrag_resolve._candidates import Candidates, collect_candidates, picked_option
+from lightrag_resolve._turn.candidates import Candidates, collect_candidates, picked_option
 from lightrag_resolve._enforce import focus_on_pick
 from lightrag_resolve._languages import LANGUAGES, detect
-from lightrag_resolve._pointing_words import leans_on_conversation
+from lightrag_resolve._languages.pointing import leans_on_conversation
 
 OPTIONS = ("A1", "B1", "C1")
 LEVEL_QUESTION = (

@@ -8,8 +8,8 @@ import pytest
 
 from fakes import ScriptedLLM, keyword_json
 from lightrag_resolve import Message, Resolution, Resolver, ResolverConfig, Turn
-from lightrag_resolve._fallback import fall_back, untouched
-from lightrag_resolve._pipeline import decide_path, deciding, resolve_turn, run_resolver
+from lightrag_resolve._decide.route import fall_back, untouched
+from lightrag_resolve._decide.pipeline import decide_path, deciding, resolve_turn, run_resolver
 from traced_spans import attrs
 
 HISTORY = (

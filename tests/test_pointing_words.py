@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from fakes import ScriptedLLM, keyword_json, reference_json
 from lightrag import QueryParam
 from lightrag_resolve import Message, Resolver, ResolverTuning, Turn
-from lightrag_resolve._pointing_words import (
+from lightrag_resolve._languages.pointing import (
     content_words,
     leans_on_conversation,
     named_before_pointing,

@@ -7,8 +7,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from lightrag_resolve import Message, Resolver, ResolverConfig, Turn
-from lightrag_resolve._parse import ReferenceAnswer, parse_reference_answer
-from lightrag_resolve._prompts import (
+from lightrag_resolve._model.parse import ReferenceAnswer, parse_reference_answer
+from lightrag_resolve._model.prompts import (
     KEYWORD_MAX_TOKENS,
     ONE_LINE,
     REFERENCE_MAX_TOKENS,

@@ -13,7 +13,7 @@ from lightrag import LightRAG, QueryParam
 
 from fakes import ScriptedLLM, keyword_json, reference_json
 from lightrag_resolve import ResolverConfig
-from lightrag_resolve._enforce import contains_phrase
+from lightrag_resolve._languages.text import contains_phrase
 from strategies import model_output
 from tuned import tuned
 

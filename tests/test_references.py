@@ -16,7 +16,7 @@ from conversations import SHOPS_ASK as ASK
 from conversations import shops_turn as turn
 from fakes import ScriptedLLM, keyword_json, reference_json
 from lightrag_resolve import Message, Resolver, ResolverConfig, Turn
-from lightrag_resolve._parse import ReferenceAnswer
+from lightrag_resolve._model.parse import ReferenceAnswer
 from tuned import tuned
 
 GRAPH_MODES = ("local", "global", "hybrid", "mix")

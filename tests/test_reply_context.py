@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from fakes import ScriptedLLM, keyword_json
 from lightrag_resolve import Message, Resolver, ResolverTuning, Turn
-from lightrag_resolve._reply_context import (
+from lightrag_resolve._turn.reply_context import (
     MAX_CONTEXT_CHARS,
     accepted_offer,
     asks_something,
@@ -20,7 +20,7 @@ from lightrag_resolve._reply_context import (
     is_assent,
     reply_context,
 )
-from lightrag_resolve._clean_text import answered_sentence, clean_single_line, split_sentences
+from lightrag_resolve._languages.text import answered_sentence, clean_single_line, split_sentences
 
 QUESTION = "We run Kadoro for shops and Pivotane for clinics. Which one should I describe?"
 SENTENCES = (

@@ -11,9 +11,10 @@ from hypothesis import strategies as st
 
 from fakes import ScriptedLLM, keyword_json, reference_json
 from lightrag_resolve import Message, Resolution, Resolver, ResolverConfig, Turn
-from lightrag_resolve._conversation import recent_messages
-from lightrag_resolve._enforce import append_context, contains_phrase, is_prompt_format, is_scaffold
-from lightrag_resolve._clean_text import clean_single_line
+from lightrag_resolve._turn.conversation import recent_messages
+from lightrag_resolve._enforce import append_context, is_prompt_format, is_scaffold
+from lightrag_resolve._languages.text import contains_phrase
+from lightrag_resolve._languages.text import clean_single_line
 from strategies import history, model_output, modes, prompt_format_text, queries
 from tuned import tuned
 

@@ -10,7 +10,7 @@ from hypothesis import given
 
 from fakes import FakeOverride
 from lightrag_resolve import Message, Resolution, ResolverTuning, Turn
-from lightrag_resolve._routing import (
+from lightrag_resolve._decide.route import (
     GRAPH_MODES,
     ROUTE_RULES,
     RouteFacts,

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from fakes import ScriptedLLM, keyword_json
 from lightrag import QueryParam
 from lightrag_resolve import Message, Resolver, Turn
-from lightrag_resolve._reply_context import follows_question
+from lightrag_resolve._turn.reply_context import follows_question
 from tuned import tuned
 
 ANSWER = [

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from lightrag_resolve import Resolver, ResolverConfig, ResolverTuning
-from lightrag_resolve.eval import split_settings
+from lightrag_resolve import Resolver, ResolverConfig
+from lightrag_resolve.eval import Experiment, experiment_resolver, split_settings
 
 
 def tuned(**knobs: Any) -> Resolver:
-    """``Resolver(ResolverConfig(...), tuning=ResolverTuning(...))``, each knob sent to the object that has it."""
+    """``experiment_resolver(ResolverConfig(...), Experiment(...))``, each knob sent to the object that has it."""
     config, tuning = split_settings(knobs)
-    return Resolver(ResolverConfig(**config), tuning=ResolverTuning(**tuning))
+    return experiment_resolver(ResolverConfig(**config), Experiment(**tuning))

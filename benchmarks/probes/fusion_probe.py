@@ -37,8 +37,8 @@ from reference_text_probe import (  # run as a script: benchmarks/probes/ is on 
     probe_main,
 )
 
-from lightrag_resolve import _lightrag_seam
-from lightrag_resolve._fusion import SecondSearch, fusing
+from lightrag_resolve._lightrag import seam as _lightrag_seam
+from lightrag_resolve._lightrag.fusion import SecondSearch, fusing
 
 COLUMNS = ("raw", "resolve (recorded)", "prose (recorded)", "resolved", "fused with the words", "fused with prose")
 

@@ -36,10 +36,9 @@ from lightrag.query_validation import RAGQueryTooShortError
 from reference_text_probe import first_run_by_item, hit_at, open_index, probe_main
 
 from lightrag_resolve import ResolverConfig
-from lightrag_resolve._clean_text import answered_sentence, split_sentences
-from lightrag_resolve._conversation import Turn
-from lightrag_resolve._enforce import contains_phrase
-from lightrag_resolve._gate import word_count
+from lightrag_resolve._languages.text import answered_sentence, contains_phrase, split_sentences
+from lightrag_resolve._turn.conversation import Turn
+from lightrag_resolve._turn.short_reply import word_count
 
 BUDGET_WORDS = 40
 """The library's carried context budget (``ResolverTuning.reply_context_words``)."""

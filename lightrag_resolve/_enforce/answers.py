@@ -8,20 +8,15 @@ typed is lost.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from .._clean_text import (
-    HAN_CHARS,
+from .._languages.text import (
     MAX_QUERY_CHARS,
     clean_single_line,
     clip_chars,
-    normalize_for_compare,
+    contains_phrase,
 )
-
-if TYPE_CHECKING:
-    pass
 
 __all__ = [
     "QUOTES",
@@ -122,32 +117,6 @@ def is_prompt_format(text: str) -> bool:
         or _PROMPT_LABEL.search(plain) is not None
         or _PROMPT_KEY.search(plain) is not None
     )
-
-
-_HAN = re.compile(f"[{HAN_CHARS}]")
-_WORD_NOT_HAN = rf"[^\W{HAN_CHARS}]"
-
-
-def contains_phrase(haystack: str | Iterable[str], needle: str) -> bool:
-    """Whole-word containment after ``normalize_for_compare``, blind to runs of white space.
-
-    Words end at white space and punctuation, and where Han text meets a word
-    of another script ("提供Kadoro和"); Han text is matched anywhere in Han text.
-
-    Case, compatibility forms (full-width letters) and invisible characters
-    (zero-width space, soft hyphen, BOM, word joiner) make no difference. A
-    ``haystack`` that is an iterable of texts contains the needle when one of
-    them does, so a phrase never matches across two messages.
-    """
-    needle = normalize_for_compare(needle)
-    if not needle:
-        return False
-    texts = (haystack,) if isinstance(haystack, str) else tuple(haystack)
-    # Han characters are written without spaces: a Han end needs no boundary, and a Han neighbour is one.
-    start = "" if _HAN.match(needle[0]) else rf"(?<!{_WORD_NOT_HAN})"
-    end = "" if _HAN.match(needle[-1]) else rf"(?!{_WORD_NOT_HAN})"
-    pattern = re.compile(start + re.escape(needle) + end)
-    return any(pattern.search(normalize_for_compare(text)) is not None for text in texts if isinstance(text, str))
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -14,19 +14,18 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from .._clean_text import (
+from .._facts import Candidates
+from .._languages.text import (
     MAX_KEYWORD_CHARS,
     clean_single_line,
     clip_chars,
+    contains_phrase,
     normalize_for_compare,
 )
 from .._resolution import Resolution
-
-if TYPE_CHECKING:
-    from .._candidates import Candidates
-from .answers import QUOTES, contains_phrase, is_none_answer, is_scaffold
+from .answers import QUOTES, is_none_answer, is_scaffold
 
 __all__ = [
     "GroundedKeywords",

@@ -14,19 +14,17 @@ from __future__ import annotations
 import logging
 import re
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from .._clean_text import (
+from .._facts import Candidates, TurnFacts
+from .._languages.pointing import named_before_pointing
+from .._languages.text import (
     MAX_QUERY_CHARS,
     clip_chars,
+    contains_phrase,
 )
 from .._resolution import Resolution
-
-if TYPE_CHECKING:
-    from .._candidates import Candidates
-    from .._conversation import Turn
-from .._pointing_words import named_before_pointing
-from .answers import answer_line, append_meaning, contains_phrase, enforce_text_query, is_none_answer, is_scaffold
+from .answers import answer_line, append_meaning, enforce_text_query, is_none_answer, is_scaffold
 from .names import name_with_message, refused_mentions, unestablished_in
 
 __all__ = [
@@ -45,7 +43,7 @@ def mentions_other_option(text: str, *, pick: str, candidates: Candidates) -> bo
     return any(contains_phrase(text, option) for option in candidates.options if option.casefold() != pick.casefold())
 
 
-def resolved_meaning(turn: Turn, text: object, keywords: tuple[str, ...] = (), *, max_words: int) -> str | None:
+def resolved_meaning(turn: TurnFacts, text: object, keywords: tuple[str, ...] = (), *, max_words: int) -> str | None:
     """A short reply's resolved search text: the model's, checked like a rewrite and held to the reply's pick.
 
     A meaning that names an option the reply did not pick is replaced by the
@@ -73,7 +71,7 @@ def resolved_meaning(turn: Turn, text: object, keywords: tuple[str, ...] = (), *
     return meaning
 
 
-def _about_the_offer(turn: Turn, meaning: str) -> bool:
+def _about_the_offer(turn: TurnFacts, meaning: str) -> bool:
     """Whether a meaning of an accepted offer names something the offer names, where it names anything.
 
     Shown the offer, the 1.5B model still wrote the visitor's earlier topic
@@ -115,7 +113,7 @@ def needs_restatement(checked: Resolution, *, proposed: str | None = None) -> bo
 
 
 def restated(
-    checked: Resolution, turn: Turn, output: Any, *, max_words: int, max_name_words: int, may_lead: bool = True
+    checked: Resolution, turn: TurnFacts, output: Any, *, max_words: int, max_name_words: int, may_lead: bool = True
 ) -> Resolution:
     """``checked`` retrieving with "<message> — <restatement>", or as it is when the restatement is refused.
 
@@ -171,7 +169,7 @@ def restated(
     return replace(checked, query=text, fallback_reason=None, restatement=query)
 
 
-def adds_nothing(restatement: str, turn: Turn) -> bool:
+def adds_nothing(restatement: str, turn: TurnFacts) -> bool:
     """Whether every word of ``restatement`` is in the visitor's message or the configured company's name.
 
     Such a restatement only repeats the message. Retrieving with it would
@@ -189,7 +187,7 @@ def adds_nothing(restatement: str, turn: Turn) -> bool:
     return all(contains_phrase(turn.query, word) for word in words)
 
 
-def restated_name(restatement: str, turn: Turn) -> str | None:
+def restated_name(restatement: str, turn: TurnFacts) -> str | None:
     """The one candidate name the restatement holds and the message does not, or ``None``.
 
     Only a single such name leads: a restatement naming two candidates
@@ -201,7 +199,7 @@ def restated_name(restatement: str, turn: Turn) -> str | None:
     return mentions[0] if len(mentions) == 1 else None
 
 
-def standalone_question(turn: Turn, output: Any, *, max_name_words: int) -> str | None:
+def standalone_question(turn: TurnFacts, output: Any, *, max_name_words: int) -> str | None:
     """The question to fuse with, or ``None`` when the answer is refused.
 
     Refused: no text, ``NONE``, a scaffold, an answer in a prompt's own

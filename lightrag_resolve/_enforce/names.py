@@ -12,21 +12,18 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-from .._clean_text import (
+from .._facts import Candidates, TurnFacts
+from .._languages.pointing import is_function_word
+from .._languages.text import (
     MAX_NAME_CHARS,
     clean_single_line,
+    contains_phrase,
     without_elision,
     without_possessive,
 )
 from .._resolution import RejectedReason
-
-if TYPE_CHECKING:
-    from .._candidates import Candidates
-    from .._conversation import Turn
-from .._pointing_words import is_function_word
-from .answers import QUOTES, contains_phrase, first_line
+from .answers import QUOTES, first_line
 
 __all__ = [
     "NameOutcome",
@@ -77,7 +74,7 @@ def accept_reference_name(
     the company itself, must not already be in the message, and must have at
     most ``max_words`` words and ``MAX_NAME_CHARS`` characters. Checked in
     that order; the first failure is the recorded reason. ``history_text`` is
-    what the messages said (``Turn.conversation_texts``), never the prompt's
+    what the messages said (``TurnFacts.conversation_texts``), never the prompt's
     labels; every comparison is made after ``normalize_for_compare``.
     """
     name = cut_gloss(name)
@@ -137,7 +134,7 @@ def unestablished_names(text: str, *, message: str, history: Sequence[str], cand
     return tuple(unknown)
 
 
-def unestablished_in(turn: Turn, text: str, *, messages: tuple[str, ...] | None = None) -> tuple[str, ...]:
+def unestablished_in(turn: TurnFacts, text: str, *, messages: tuple[str, ...] | None = None) -> tuple[str, ...]:
     """``unestablished_names`` of a model's text against what the turn established.
 
     The visitor's message, the window's messages (or ``messages``, what the
@@ -149,7 +146,7 @@ def unestablished_in(turn: Turn, text: str, *, messages: tuple[str, ...] | None 
     return unestablished_names(text, message=turn.query, history=known, candidates=turn.candidates)
 
 
-def refused_mentions(turn: Turn, text: str, *, max_name_words: int) -> tuple[str, ...]:
+def refused_mentions(turn: TurnFacts, text: str, *, max_name_words: int) -> tuple[str, ...]:
     """The candidates ``text`` names, beyond those the message holds, that the reference check would refuse.
 
     A model's text beside the visitor's words (a restatement, a standalone

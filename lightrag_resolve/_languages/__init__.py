@@ -28,8 +28,8 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from .._clean_text import HAN_CHARS, KANA_CHARS
 from .record import Language, load_language, phrase_pattern
+from .text import HAN_CHARS, KANA_CHARS
 
 __all__ = [
     "HAN_CHARS_PER_WORD",

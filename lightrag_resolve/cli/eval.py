@@ -174,11 +174,10 @@ def _resolver_template(args: argparse.Namespace) -> Any:
 
 def _tuning(args: argparse.Namespace) -> Any:
     """The ``ResolverTuning`` of the ``--resolver-setting`` knobs that are tuning; ``None`` without any."""
-    from lightrag_resolve import ResolverTuning
-    from lightrag_resolve.eval import resolver_overrides, split_settings
+    from lightrag_resolve.eval import Experiment, resolver_overrides, split_settings
 
     given = split_settings(resolver_overrides(args.resolver_setting))[1]
-    return ResolverTuning(**given) if given else None
+    return Experiment(**given) if given else None
 
 
 def _endpoint(model: str, base_url: str | None, api_key_env: str) -> Any:

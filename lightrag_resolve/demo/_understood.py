@@ -11,7 +11,7 @@ nothing was added, why the words were searched as written.
 
 from __future__ import annotations
 
-from .._clean_text import clean_single_line
+from .._languages.text import clean_single_line
 from .._resolution import Resolution
 
 __all__ = ["understood"]

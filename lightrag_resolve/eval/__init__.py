@@ -16,6 +16,7 @@ if _MISSING:
         "pip install 'lightrag-resolve[eval]'"
     )
 
+from ._alternatives import Experiment, experiment_resolver
 from ._answers import AnswerOutcome, AnswerSettings, write_answer
 from ._anythingllm import AnythingLLMRewriter, Rewrite, clean_reply, context_text, should_rewrite, validate_rewrite
 from ._arms import ARM_NAMES, AnythingLLMArm, Arm, OracleArm, ProseArm, RawArm, ResolveArm, SearchPlan, build_arms
@@ -45,6 +46,7 @@ from ._stats import PairedComparison, bootstrap_interval, compare_paired
 from ._summary import AnswerRow, ArmRow, DecisionRow, Summary, summarize
 
 __all__ = [
+    "Experiment",
     "ARM_NAMES",
     "AnswerOutcome",
     "AnswerRow",
@@ -106,6 +108,7 @@ __all__ = [
     "relevant_lost_and_gained",
     "render_chart",
     "render_markdown",
+    "experiment_resolver",
     "resolver_overrides",
     "run_eval",
     "select_items",

@@ -21,6 +21,7 @@ from lightrag.utils import EmbeddingFunc, Tokenizer
 
 from lightrag_resolve import LLMFunc, Resolution, ResolverConfig, ResolverTuning
 
+from ._alternatives import Experiment
 from ._answers import AnswerOutcome, AnswerSettings, write_answer
 from ._arms import ARM_NAMES, Arm, SearchPlan, build_arms
 from ._chart import render_chart
@@ -119,13 +120,14 @@ def resolver_settings(resolver: ResolverConfig | None, tuning: ResolverTuning | 
         if spec.name != "company_name" and isinstance(getattr(config, spec.name), (bool, int, float))
         and spec.name not in {"capture_content"}
     }
-    tuned = tuning if tuning is not None else ResolverTuning()
-    return {**settings, **{spec.name: getattr(tuned, spec.name) for spec in fields(tuned)}}
+    tuned = tuning if tuning is not None else Experiment()
+    defaults = Experiment()  # a plain ResolverTuning records the alternatives' defaults
+    return {**settings, **{spec.name: getattr(tuned, spec.name, getattr(defaults, spec.name)) for spec in fields(Experiment)}}
 
 
 def split_settings(settings: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
-    """Knobs (``resolver_overrides``' result) split into ``ResolverConfig`` and ``ResolverTuning`` arguments."""
-    tuning_names = {spec.name for spec in fields(ResolverTuning)}
+    """Knobs (``resolver_overrides``' result) split into ``ResolverConfig`` and ``Experiment`` arguments."""
+    tuning_names = {spec.name for spec in fields(Experiment)}
     config = {name: value for name, value in settings.items() if name not in tuning_names}
     return config, {name: value for name, value in settings.items() if name in tuning_names}
 

@@ -21,8 +21,9 @@ from typing import Any
 
 from lightrag.utils import EmbeddingFunc, Tokenizer
 
-from lightrag_resolve import Resolver, ResolverConfig, ResolverTuning, ResolvingLightRAG
+from lightrag_resolve import ResolverConfig, ResolverTuning, ResolvingLightRAG
 
+from ._alternatives import experiment_resolver
 from ._dataset import KnowledgeBase
 from ._metering import MeteredLLM
 
@@ -84,7 +85,8 @@ class KnowledgeSession:
             "default_embedding_timeout": 1800,
             **self.lightrag_kwargs,
         }
-        return ResolvingLightRAG(resolver=Resolver(self.resolver_for(company_name), tuning=self.tuning), **kwargs)
+        resolver = experiment_resolver(self.resolver_for(company_name), self.tuning)
+        return ResolvingLightRAG(resolver=resolver, **kwargs)
 
     def _inserted(self) -> bool:
         marker = self.working_dir / _MARKER

@@ -15,7 +15,7 @@ from typing import Any
 from lightrag.query_validation import meets_min_rag_query_weight
 
 from .._config import ResolverConfig
-from .._conversation import recent_messages
+from .._turn.conversation import recent_messages
 
 __all__ = ["defers_to_core"]
 

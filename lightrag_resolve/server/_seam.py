@@ -44,7 +44,7 @@ The instance also explains a too-short follow-up it did not resolve
 (``_quiet``); LightRAG's own logger gets two filters (``QuietRefusals``,
 ``DemotedLines``) for the lines those leave.
 
-``check`` verifies each name as ``lightrag_resolve._lightrag_seam`` declares it
+``check`` verifies each name as ``lightrag_resolve._lightrag.seam`` declares it
 (``SERVER``): present, and read as a global by the code that uses it, so a
 LightRAG release that moves the logic stops start-up with ``SeamError``
 instead of serving without resolution. Every worker gets the patched
@@ -65,11 +65,11 @@ from typing import Any
 from lightrag import QueryParam
 from lightrag.query_validation import RAGQueryTooShortError, validate_query_not_empty
 
-from .._clean_text import encodable
 from .._config import ResolverConfig
-from .._lightrag import ResolvingLightRAG
-from .._lightrag_seam import SERVER, SeamError, chat_token_counter, set_chat_token_counter
-from .._lightrag_seam import check as check_internals
+from .._languages.text import encodable
+from .._lightrag.rag import ResolvingLightRAG
+from .._lightrag.seam import SERVER, SeamError, chat_token_counter, set_chat_token_counter
+from .._lightrag.seam import check as check_internals
 from ..sample import insert_sample
 from ._deferral import defers_to_core
 from ._local_serving import with_served_defaults

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .._lightrag_seam import seam_error
+from .._lightrag.seam import seam_error
 
 __all__ = [
     "LEGACY_SETTINGS_KEY",

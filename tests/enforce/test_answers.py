@@ -4,8 +4,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from lightrag_resolve._languages.text import contains_phrase
 from lightrag_resolve._enforce import (
-    contains_phrase,
     enforce_keywords,
     enforce_text_query,
     is_prompt_format,

@@ -12,12 +12,12 @@ from hypothesis import strategies as st
 from conversations import OFFER, OPTIONS, RESTATED
 from fakes import ScriptedLLM, keyword_json
 from lightrag_resolve import Resolution, Resolver, Turn
-from lightrag_resolve._clean_text import normalize_for_compare
+from lightrag_resolve._languages.text import normalize_for_compare
+from lightrag_resolve._languages.text import contains_phrase
 from lightrag_resolve._enforce import (
     LightRAGKeywords,
     check_keywords,
     clean_keywords,
-    contains_phrase,
     enforce_keywords,
     focus_on_pick,
     ground_keywords,

@@ -18,10 +18,10 @@ from conversations import SHOPS_ASK as ASK
 from conversations import shops_turn as turn
 from fakes import ScriptedLLM, reference_json
 from lightrag_resolve import Message, Resolution, Turn
-from lightrag_resolve._clean_text import MAX_QUERY_CHARS
+from lightrag_resolve._languages.text import MAX_QUERY_CHARS
+from lightrag_resolve._languages.text import contains_phrase
 from lightrag_resolve._enforce import (
     adds_nothing,
-    contains_phrase,
     needs_restatement,
     restated,
     restated_name,

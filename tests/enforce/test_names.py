@@ -11,11 +11,11 @@ from hypothesis import strategies as st
 from conversations import OFFER, OPTIONS, SHOPS, SHOPS_ASK
 from fakes import ScriptedLLM, reference_json
 from lightrag_resolve import Message, Resolver, Turn
-from lightrag_resolve._candidates import collect_candidates
-from lightrag_resolve._clean_text import ELIDED_WORDS, clean_single_line, without_elision, without_possessive
+from lightrag_resolve._turn.candidates import collect_candidates
+from lightrag_resolve._languages.text import ELIDED_WORDS, clean_single_line, without_elision, without_possessive
+from lightrag_resolve._languages.text import contains_phrase
 from lightrag_resolve._enforce import (
     accept_reference_name,
-    contains_phrase,
     cut_gloss,
     ground_reference_name,
     name_with_message,

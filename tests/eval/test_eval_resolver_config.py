@@ -14,6 +14,7 @@ import lightrag_resolve.eval as evaluation
 from lightrag_resolve import ResolverConfig, ResolverTuning
 from lightrag_resolve.cli import main
 from lightrag_resolve.eval import (
+    Experiment,
     EvalConfig,
     EvalOutcome,
     Models,
@@ -32,7 +33,7 @@ async def _run(folder: Path, out: Path, models: dict, workspace: str, **config: 
                           progress=False, workspace=workspace, **models)
 
 
-PICKS_REWRITTEN = ResolverTuning(rewrite_picked_replies=True)
+PICKS_REWRITTEN = Experiment(rewrite_picked_replies=True)
 """"B1" picks an option of the question: with this tuning the model is asked to rewrite it all the same."""
 
 

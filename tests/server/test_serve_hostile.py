@@ -20,7 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import hostile_history, hostile_model_output, hostile_text
 
-from lightrag_resolve._clean_text import MAX_KEYWORD_CHARS, MAX_PROMPT_PART_CHARS, MAX_RAW_OUTPUT_CHARS
+from lightrag_resolve._languages.text import MAX_KEYWORD_CHARS, MAX_PROMPT_PART_CHARS, MAX_RAW_OUTPUT_CHARS
 from harness import REQUEST_TIMEOUT, RunningServer, insert_kb, require_server_deps, running_server, server_env
 
 pytestmark = pytest.mark.server

@@ -17,18 +17,16 @@ from dataclasses import InitVar, dataclass
 from typing import Any, Concatenate, ParamSpec, TypeVar, cast
 
 from lightrag import LightRAG, QueryParam
-from lightrag.query_validation import meets_min_rag_query_weight
 
-from ._config import LLMFunc, ResolverConfig
-from ._conversation import Turn
-from ._fallback import fall_back, untouched
-from ._graph_names import with_graph_names
-from ._lightrag_seam import AnswerGate, install, run_sync
-from ._pipeline import decide_path, deciding, resolve_turn
-from ._reference_search import retrieve_beside_check, retrieve_resolved
-from ._resolution import Resolution, ResolutionPath, Resolved
-from ._resolver import Resolver
-from ._role_llms import reference_llm, resolver_llm
+from .._config import ResolverConfig
+from .._decide.pipeline import deciding, route_turn, run_path
+from .._decide.resolver import Resolver
+from .._decide.route import Route
+from .._resolution import Resolution, ResolutionPath, Resolved
+from .._turn.conversation import Turn
+from .retrieval import retrieve_beside_check, retrieve_resolved
+from .role_llms import reference_llm, resolver_llm
+from .seam import AnswerGate, install, run_sync
 
 __all__ = ["ResolvingLightRAG"]
 
@@ -147,41 +145,38 @@ class ResolvingLightRAG(AnswerGate, LightRAG):  # type: ignore[misc]  # LightRAG
             query, param.conversation_history, mode=param.mode, config=resolver.config, tuning=resolver.tuning
         )
 
-    def _too_light(self, turn: Turn) -> Callable[[ResolutionPath], Resolution | None]:
-        """A follow-up too light for LightRAG to search at all is left for LightRAG to reject as usual."""
-
-        def refuse(path: ResolutionPath) -> Resolution | None:
-            if path == "reference" and not meets_min_rag_query_weight(turn.query):
-                return fall_back(untouched(turn, "reference"), "gate_declined")
-            return None
-
-        return refuse
-
     def _enabled(self, resolve: bool | None) -> bool:
         return self.query_resolver.config.enabled if resolve is None else bool(resolve)
 
-    async def _run(self, path: ResolutionPath, turn: Turn, llm: LLMFunc | None = None) -> Resolution:
-        """The resolver of ``path`` on ``turn`` with the graph's names, on its role's LLM (or ``llm``)."""
-        resolver = self.query_resolver
-        role_llm, model = (reference_llm if path == "reference" else resolver_llm)(self, resolver.config)
-        turn = await with_graph_names(
-            turn, getattr(self, "chunk_entity_relation_graph", None), timeout=resolver.config.graph_lookup_timeout
+    def _route(self, turn: Turn, param: QueryParam, resolve: bool | None) -> Route:
+        """The turn's path, or its untouched outcome; a text too light for LightRAG to search is left to it."""
+        return route_turn(
+            self.query_resolver,
+            turn,
+            enabled=self._enabled(resolve),
+            caller_keywords=bool(param.ll_keywords or param.hl_keywords),
+            searched_by_lightrag=True,
         )
-        return await resolver.run(path, turn, llm=llm or role_llm, model=model)
+
+    async def _run(self, path: ResolutionPath, turn: Turn) -> Resolution:
+        """The turn on ``path``, with the graph's names, on its role's LLM (``_role_llms``)."""
+        resolver = self.query_resolver
+        llm, model = (reference_llm if path == "reference" else resolver_llm)(self, resolver.config)
+        graph = getattr(self, "chunk_entity_relation_graph", None)
+        return await run_path(
+            resolver, path, turn, llm=llm, model=model, graph=graph, graph_timeout=resolver.config.graph_lookup_timeout
+        )
 
     async def aresolve(
         self, query: str, param: QueryParam = QueryParam(), *, resolve: bool | None = None
     ) -> Resolution:
         """Decide how this turn would be retrieved, without retrieving."""
         turn = self._turn(query, param)
-        return await resolve_turn(
-            self.query_resolver,
-            turn,
-            enabled=self._enabled(resolve),
-            caller_keywords=bool(param.ll_keywords or param.hl_keywords),
-            run=self._run,
-            refuse=self._too_light(turn),
-        )
+        with deciding(self.query_resolver, turn) as (_, decided):
+            path = self._route(turn, param, resolve)
+            resolution = path if isinstance(path, Resolution) else await self._run(path, turn)
+            decided(resolution)
+        return resolution
 
     resolve = _sync_twin("resolve", aresolve)
 
@@ -207,13 +202,7 @@ class ResolvingLightRAG(AnswerGate, LightRAG):  # type: ignore[misc]  # LightRAG
                 span.record(resolution)
                 result = await retrieve_resolved(resolution, param, retrieve, tuning=tuning)
                 return Resolved(resolution=resolution, result=_with_resolution(result, resolution))
-            path = decide_path(
-                resolver,
-                turn,
-                enabled=self._enabled(resolve),
-                caller_keywords=bool(param.ll_keywords or param.hl_keywords),
-                refuse=self._too_light(turn),
-            )
+            path = self._route(turn, param, resolve)
             if isinstance(path, Resolution):
                 resolution = path
                 decided(resolution)

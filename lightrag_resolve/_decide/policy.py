@@ -1,11 +1,12 @@
-"""``Resolver``: what is asked and how it is read, one documented method each.
+"""``Policy``: the override points of a resolver, one documented method each; ``Resolver`` is its public face.
 
-Subclass it for a tenant-specific gate, a domain prompt or another output
-format. Whatever an override returns still goes through the invariants of
-``_enforce`` and the fallback contract of ``_fallback`` (contract §6), so an
-override can change what is asked and how it is read, never what reaches
-retrieval unchecked. The turn's path is decided in ``_routing`` and the turn
-composed in ``_pipeline``.
+The pipeline is given a policy and calls only these methods of it: what is
+asked and how it is read, the two yes/no judgements of the turn, and the
+routing rules and no-call shortcuts it runs (data a subclass may replace, as
+the evaluation harness does for the alternatives it measures). Whatever an
+override returns still goes through the invariants of ``_enforce`` and the
+fallback contract (``route``, contract §6), so an override can change what is
+asked and how it is read, never what reaches retrieval unchecked.
 """
 
 from __future__ import annotations
@@ -14,36 +15,37 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from ._config import LLMFunc, ResolverConfig
-from ._conversation import Turn
-from ._gate import should_resolve
-from ._model_call import ModelReply, ModelRole, ask_model, output_limits
-from ._parse import KeywordAnswer, ReferenceAnswer, parse_keyword_answer, parse_reference_answer
-from ._pipeline import resolve_turn, run_resolver
-from ._pointing_words import leans_on_conversation
-from ._prompts import Prompt, keyword_prompt, reference_prompt, reference_schema, text_prompt
-from ._references import wants_keywords
-from ._resolution import Resolution, ResolutionPath
-from ._routing import GRAPH_MODES, Route, RouteFacts, route
-from ._tuning import ResolverTuning
+from .._config import LLMFunc, ResolverConfig
+from .._languages.pointing import leans_on_conversation
+from .._model.call import ModelReply, ModelRole, ask_model, output_limits
+from .._model.parse import KeywordAnswer, ReferenceAnswer, parse_keyword_answer, parse_reference_answer
+from .._model.prompts import Prompt, keyword_prompt, reference_prompt, reference_schema, text_prompt
+from .._tuning import ResolverTuning
+from .._turn.conversation import Turn
+from .._turn.short_reply import should_resolve
+from .route import ROUTE_RULES, SHORTCUTS, RouteRule, Shortcut, checks_first
 
-__all__ = ["GRAPH_MODES", "Resolver"]
+__all__ = ["Policy"]
 
 logger = logging.getLogger("lightrag_resolve")
 
 
-class Resolver:
-    """Decides, for one turn, what LightRAG retrieves with.
+class Policy:
+    """Decides, for one turn, what LightRAG retrieves with: the override points the pipeline is given.
 
     Override points, each called with the turn or the model's raw text:
-    ``should_resolve`` (the gate), ``is_prompted`` (does a short reply answer the
+    ``should_resolve`` (is the message a short reply), ``is_prompted`` (does a short reply answer the
     assistant), ``points_back`` (may a longer follow-up refer to the conversation),
     ``keyword_prompt``/``parse_keywords``,
     ``text_prompt``/``parse_text``, and ``reference_prompt``/``reference_schema``/``parse_reference``
-    (its restatement read with ``parse_text``). ``tuning`` holds the measured
-    constants and alternatives (``ResolverTuning``; evaluation and the
-    open-domain profile).
+    (its restatement read with ``parse_text``). ``route_rules`` and
+    ``shortcuts`` are the routing rules (contract §3) and the no-call
+    shortcuts of ``naive`` mode the pipeline runs, in order. ``tuning`` holds
+    the measured constants and the open-domain profile (``ResolverTuning``).
     """
+
+    route_rules: tuple[RouteRule, ...] = ROUTE_RULES
+    shortcuts: tuple[Shortcut, ...] = SHORTCUTS
 
     def __init__(self, config: ResolverConfig | None = None, *, tuning: ResolverTuning | None = None) -> None:
         self.config = config if config is not None else ResolverConfig()
@@ -112,13 +114,13 @@ class Resolver:
         return reference_prompt(
             turn,
             max_words=config.max_query_words,
-            keywords=(config.max_ll_keywords, config.max_hl_keywords) if wants_keywords(turn) else None,
+            keywords=(config.max_ll_keywords, config.max_hl_keywords) if checks_first(turn) else None,
         )
 
     def reference_schema(self, turn: Turn) -> dict[str, Any]:
         """The JSON schema of ``reference_prompt``'s answer, for backends that decode under a schema."""
         config = self.config
-        keywords = (config.max_ll_keywords, config.max_hl_keywords) if wants_keywords(turn) else None
+        keywords = (config.max_ll_keywords, config.max_hl_keywords) if checks_first(turn) else None
         return reference_schema(turn, keywords=keywords)
 
     def parse_reference(self, output: str) -> ReferenceAnswer | None:
@@ -151,46 +153,3 @@ class Resolver:
         except Exception:
             logger.debug("parsing the resolver output raised", exc_info=True)
             return None
-
-    # ---- the turn --------------------------------------------------------
-
-    def route(self, turn: Turn, *, enabled: bool, caller_keywords: bool = False) -> Route:
-        """The branch of contract §3 for this turn, or the untouched result when none runs (``_routing``)."""
-        return route(
-            RouteFacts(
-                turn=turn,
-                enabled=enabled,
-                caller_keywords=caller_keywords,
-                tuning=self.tuning,
-                gate=self.should_resolve,
-                pointer=self.points_back,
-            )
-        )
-
-    async def run(self, path: ResolutionPath, turn: Turn, *, llm: LLMFunc, model: str | None = None) -> Resolution:
-        """Run the resolver of ``path`` (``keywords``, ``text`` or ``reference``), timed and traced."""
-        return await run_resolver(self, path, turn, llm=llm, model=model)
-
-    async def resolve(
-        self,
-        turn: Turn,
-        *,
-        llm: LLMFunc,
-        reference_llm: LLMFunc | None = None,
-        enabled: bool | None = None,
-        caller_keywords: bool = False,
-        model: str | None = None,
-        reference_model: str | None = None,
-    ) -> Resolution:
-        """Route the turn and run its resolver, without LightRAG; never raises because of the model.
-
-        The outcome is logged and handed to ``config.on_resolution`` like any query's.
-        """
-
-        async def run(path: ResolutionPath, routed: Turn) -> Resolution:
-            if path == "reference":
-                return await self.run(path, routed, llm=reference_llm or llm, model=reference_model or model)
-            return await self.run(path, routed, llm=llm, model=model)
-
-        enabled = self.config.enabled if enabled is None else enabled
-        return await resolve_turn(self, turn, enabled=enabled, caller_keywords=caller_keywords, run=run)

@@ -24,8 +24,10 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable
 
 __all__ = [
+    "contains_phrase",
     "CLIP_MARKER",
     "ELIDED_WORDS",
     "MAX_KEYWORD_CHARS",
@@ -314,3 +316,29 @@ def recorded_output(text: str | None) -> str | None:
         return text
     marker = f" …[cut: {len(text)} characters]"
     return text[: MAX_RAW_OUTPUT_CHARS - len(marker)] + marker
+
+
+_HAN = re.compile(f"[{HAN_CHARS}]")
+_WORD_NOT_HAN = rf"[^\W{HAN_CHARS}]"
+
+
+def contains_phrase(haystack: str | Iterable[str], needle: str) -> bool:
+    """Whole-word containment after ``normalize_for_compare``, blind to runs of white space.
+
+    Words end at white space and punctuation, and where Han text meets a word
+    of another script ("提供Kadoro和"); Han text is matched anywhere in Han text.
+
+    Case, compatibility forms (full-width letters) and invisible characters
+    (zero-width space, soft hyphen, BOM, word joiner) make no difference. A
+    ``haystack`` that is an iterable of texts contains the needle when one of
+    them does, so a phrase never matches across two messages.
+    """
+    needle = normalize_for_compare(needle)
+    if not needle:
+        return False
+    texts = (haystack,) if isinstance(haystack, str) else tuple(haystack)
+    # Han characters are written without spaces: a Han end needs no boundary, and a Han neighbour is one.
+    start = "" if _HAN.match(needle[0]) else rf"(?<!{_WORD_NOT_HAN})"
+    end = "" if _HAN.match(needle[-1]) else rf"(?!{_WORD_NOT_HAN})"
+    pattern = re.compile(start + re.escape(needle) + end)
+    return any(pattern.search(normalize_for_compare(text)) is not None for text in texts if isinstance(text, str))

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-from ._clean_text import HAN_CHARS, HANGUL_CHARS, KANA_CHARS, is_question, visible
-from ._languages import HAN_CHARS_PER_WORD
+from .._languages import HAN_CHARS_PER_WORD
+from .._languages.text import HAN_CHARS, HANGUL_CHARS, KANA_CHARS, is_question, visible
 
 __all__ = ["DEFAULT_MAX_RESOLVE_WORDS", "should_resolve", "word_count"]
 

@@ -32,8 +32,8 @@ import re
 from dataclasses import dataclass
 from functools import cache
 
-from ._clean_text import visible, word_form
-from ._languages import HAN_CHARS_PER_WORD, LANGUAGES, Language, detect, phrase_pattern
+from . import HAN_CHARS_PER_WORD, LANGUAGES, Language, detect, phrase_pattern
+from .text import visible, word_form
 
 __all__ = [
     "content_words",

@@ -12,8 +12,8 @@ import re
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from ._clean_text import clean_single_line
-from ._enforce import is_none_answer
+from .._enforce import is_none_answer
+from .._languages.text import clean_single_line
 
 __all__ = ["KeywordAnswer", "ReferenceAnswer", "parse_keyword_answer", "parse_reference_answer"]
 

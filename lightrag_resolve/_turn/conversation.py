@@ -7,11 +7,11 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from ._candidates import Candidates, collect_candidates, picked_option
-from ._clean_text import MAX_PROMPT_PART_CHARS, prompt_part
-from ._config import ResolverConfig
-from ._reply_context import accepted_offer, follows_question, reply_context
-from ._tuning import ResolverTuning
+from .._config import ResolverConfig
+from .._languages.text import MAX_PROMPT_PART_CHARS, prompt_part
+from .._tuning import ResolverTuning
+from .candidates import Candidates, collect_candidates, picked_option
+from .reply_context import accepted_offer, follows_question, reply_context
 
 __all__ = ["CONDENSE_WINDOW", "Message", "Turn", "recent_messages"]
 

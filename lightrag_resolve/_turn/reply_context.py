@@ -30,7 +30,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from ._clean_text import (
+from .._languages import LANGUAGES, detect, every_language
+from .._languages.pointing import is_function_word
+from .._languages.text import (
     answered_sentence,
     clean_single_line,
     is_question,
@@ -38,9 +40,7 @@ from ._clean_text import (
     visible,
     word_form,
 )
-from ._gate import word_count
-from ._languages import LANGUAGES, detect, every_language
-from ._pointing_words import is_function_word
+from .short_reply import word_count
 
 __all__ = [
     "MAX_CONTEXT_CHARS",

@@ -41,10 +41,10 @@ from typing import Any, Literal, TypeVar, cast
 import lightrag.lightrag as lightrag_core
 import lightrag.operate as lightrag_operate
 
-from ._answer_words import on_visitors_words
-from ._errors import LightRAGResolveError
-from ._fusion import vector_search
-from ._speculative import gate_answer
+from .._errors import LightRAGResolveError
+from .answer_words import on_visitors_words
+from .fusion import vector_search
+from .speculative import gate_answer
 
 __all__ = [
     "CORE",

@@ -18,8 +18,8 @@ import logging
 from contextvars import ContextVar
 from typing import Any, Awaitable, Callable, TypeVar
 
-from ._resolution import Resolution
-from ._tracing import retrieval_span, start_retrieval_span
+from .._observe.tracing import retrieval_span, start_retrieval_span
+from .._resolution import Resolution
 
 __all__ = ["gate_answer", "search_beside_check", "settle"]
 

@@ -43,9 +43,9 @@ from opentelemetry import context as otel_context
 from opentelemetry import trace
 from opentelemetry.trace import Status, StatusCode
 
-from ._config import ResolverConfig
-from ._conversation import Turn
-from ._resolution import Resolution
+from .._config import ResolverConfig
+from .._resolution import Resolution
+from .._turn.conversation import Turn
 
 __all__ = [
     "SPAN_RESOLVE",
@@ -84,7 +84,7 @@ _model_span: ContextVar[TracedSpan | None] = ContextVar("lightrag_resolve_model_
 
 def _tracer(config: ResolverConfig) -> trace.Tracer | None:
     try:
-        from . import __version__
+        from .. import __version__
 
         return trace.get_tracer(TRACER_NAME, __version__, tracer_provider=config.tracer_provider)
     except Exception:

@@ -28,7 +28,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
-from ._speculative import settle
+from .speculative import settle
 
 __all__ = ["RRF_K", "SecondSearch", "fuse_chunks", "fusing", "recording", "vector_search"]
 

@@ -20,16 +20,15 @@ from typing import Any, TypeVar
 
 from lightrag import QueryParam
 
-from ._answer_words import answering_with
-from ._conversation import Turn
-from ._fallback import fall_back, untouched
-from ._fusion import SecondSearch, fusing, recording
-from ._lightrag_seam import exempt_resolved
-from ._pipeline import Decided
-from ._references import wants_keywords
-from ._resolution import Resolution
-from ._speculative import search_beside_check
-from ._tuning import ResolverTuning
+from .._decide.pipeline import Decided
+from .._decide.route import check_raised, checks_first
+from .._resolution import Resolution
+from .._tuning import ResolverTuning
+from .._turn.conversation import Turn
+from .answer_words import answering_with
+from .fusion import SecondSearch, fusing, recording
+from .seam import exempt_resolved
+from .speculative import search_beside_check
 
 __all__ = ["Retrieve", "retrieve_beside_check", "retrieve_resolved"]
 
@@ -92,8 +91,8 @@ async def retrieve_beside_check(
     makes no call before its search, the check runs beside a speculative
     search on the visitor's words, so only a resolved turn waits (§7).
     """
-    on_error = fall_back(untouched(turn, "reference"), "llm_error", decision="error")
-    if wants_keywords(turn):
+    on_error = check_raised(turn)
+    if checks_first(turn):
         try:
             resolution = await check()
         except Exception:

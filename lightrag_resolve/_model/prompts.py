@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ._clean_text import MAX_PROMPT_PART_CHARS, prompt_part
-from ._conversation import Turn
+from .._languages.text import MAX_PROMPT_PART_CHARS, prompt_part
+from .._turn.conversation import Turn
 
 __all__ = [
     "KEYWORD_MAX_TOKENS",

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import logging
 
-from ._config import ResolverConfig
-from ._resolution import Resolution
+from .._config import ResolverConfig
+from .._resolution import Resolution
 
 __all__ = ["report"]
 

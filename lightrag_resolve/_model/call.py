@@ -9,9 +9,9 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, Awaitable, Callable, Literal
 
-from ._bounded_call import call_bounded
-from ._prompts import Prompt
-from ._tracing import record_model_result
+from .._bounded_call import call_bounded
+from .._observe.tracing import record_model_result
+from .prompts import Prompt
 
 __all__ = [
     "ModelReply",

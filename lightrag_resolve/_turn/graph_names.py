@@ -18,9 +18,9 @@ from collections.abc import Collection, Sequence
 from dataclasses import replace
 from typing import Any
 
-from ._bounded_call import call_bounded
-from ._candidates import MAX_NGRAMS, name_ngrams
-from ._conversation import Turn
+from .._bounded_call import call_bounded
+from .candidates import MAX_NGRAMS, name_ngrams
+from .conversation import Turn
 
 __all__ = ["window_ngrams", "with_graph_names"]
 

@@ -13,8 +13,8 @@ from collections.abc import Awaitable, Callable
 from functools import partial
 from typing import Any
 
-from ._config import ResolverConfig
-from ._lightrag_seam import keyword_role_llm
+from .._config import ResolverConfig
+from .seam import keyword_role_llm
 
 __all__ = ["reference_llm", "resolver_llm"]
 

@@ -1,0 +1,251 @@
+"""What the model's one answer becomes: a turn's ``Resolution``, read, enforced, or its safe outcome with why.
+
+Short replies ("Santé", "Yes, B1", "the second one"): in graph modes the
+answer gives grounded keywords and the resolved meaning added to the text; in
+``naive`` a short query. What the code read of the turn (the option it picks,
+the offer it accepts, the names in play) was evidence in the prompt and is a
+check here, never a replacement for the model. Longer follow-ups: the
+reference check's decision, the name it proposes (accepted by ``route.led_by``),
+the restatement of a message that points past what it can name (§5.9), and in
+graph modes LightRAG's keywords. Every failure builds on the path's safe
+outcome (``route``), so nothing here can fail into anything else.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from .._enforce import (
+    check_keywords,
+    cut_gloss,
+    enforce_keywords,
+    enforce_text_query,
+    focus_on_pick,
+    ground_keywords,
+    needs_restatement,
+    resolved_meaning,
+    restated,
+    standalone_question,
+)
+from .._facts import Candidates
+from .._languages.pointing import content_words
+from .._languages.text import contains_phrase
+from .._model.call import ModelReply
+from .._model.parse import KeywordAnswer, ReferenceAnswer
+from .._resolution import Resolution, ResolutionPath
+from .._turn.conversation import Turn
+from .route import checks_first, decide, fall_back, led_by, resolved_text, safe_short_reply, untouched
+
+if TYPE_CHECKING:
+    from .policy import Policy
+
+__all__ = ["reference_outcome", "short_reply_outcome"]
+
+
+def short_reply_outcome(
+    policy: Policy, turn: Turn, path: ResolutionPath, reply: ModelReply, model: str | None
+) -> Resolution:
+    """A short reply's outcome from the model's ``reply``: keywords (graph modes) or a short query (``naive``)."""
+    safe = safe_short_reply(turn, path, reply, model)
+    if reply.text is None:
+        return fall_back(safe, reply.failure or "llm_error")
+    if path == "keywords":
+        return _keywords(policy, turn, safe, reply.text)
+    rewrite = policy.read(policy.parse_text, reply.text)
+    if rewrite is None:
+        return fall_back(safe, "unparsable")
+    meaning = resolved_meaning(turn, rewrite, max_words=policy.config.max_query_words)
+    if meaning is None:
+        max_words = policy.config.max_query_words
+        refused = enforce_text_query(rewrite, company_name=turn.company_name, max_words=max_words)
+        return fall_back(safe, refused.fallback_reason or "ungrounded")  # accepted, but not what the offer named
+    return replace(safe, query=resolved_text(safe, meaning))
+
+
+def _keywords(policy: Policy, turn: Turn, safe: Resolution, text: str) -> Resolution:
+    """Grounded keywords, and the resolved meaning added to the text (graph modes, contract §5.2)."""
+    config = policy.config
+    answer = policy.read(policy.parse_keywords, text)
+    if not isinstance(answer, KeywordAnswer):
+        return fall_back(safe, "unparsable")
+    outcome = enforce_keywords(
+        answer.ll_raw, answer.hl_raw, max_ll=config.max_ll_keywords, max_hl=config.max_hl_keywords
+    )
+    if outcome.fallback_reason is not None:
+        return fall_back(safe, outcome.fallback_reason)
+    grounded = ground_keywords(
+        outcome.ll_keywords, candidates=turn.candidates, reply=turn.query, history=turn.message_texts
+    )
+    if not grounded.kept:
+        return fall_back(safe, "ungrounded", dropped_keywords=grounded.dropped)
+    ll_keywords = focus_on_pick(grounded.kept, pick=turn.picked, candidates=turn.candidates)[: config.max_ll_keywords]
+    meaning = resolved_meaning(turn, answer.query_raw, ll_keywords, max_words=config.max_query_words) or ""
+    return replace(
+        safe,
+        query=resolved_text(safe, meaning),
+        ll_keywords=ll_keywords,
+        hl_keywords=outcome.hl_keywords,
+        dropped_keywords=grounded.dropped,
+    )
+
+
+def reference_outcome(policy: Policy, turn: Turn, reply: ModelReply, model: str | None) -> Resolution:
+    """The reference check's outcome, restated, given keywords and a standalone question from its one answer."""
+    tuning = policy.tuning
+    checked, proposed, answer = _decision(policy, turn, reply, model)
+    if answer is None:
+        return checked
+    restatement = answer.restatement_raw
+    if isinstance(restatement, str):
+        restatement = policy.read(policy.parse_text, restatement)
+    if needs_restatement(checked, proposed=proposed):
+        checked = restated(
+            checked,
+            turn,
+            restatement,
+            max_words=policy.config.max_query_words,
+            max_name_words=tuning.max_name_words,
+            may_lead=checked.fallback_reason != "ambiguous",
+        )
+    checked = _named_by_answer(policy, turn, checked, answer)
+    if checks_first(turn):
+        checked = _with_keywords(policy, turn, checked, answer)
+    if tuning.fuse_standalone_question and checked.query != checked.original_query:
+        question = standalone_question(turn, restatement, max_name_words=tuning.max_name_words)
+        if question is not None:
+            checked = replace(checked, standalone_question=question)
+    return checked
+
+
+def _decision(
+    policy: Policy, turn: Turn, reply: ModelReply, model: str | None
+) -> tuple[Resolution, str | None, ReferenceAnswer | None]:
+    """The check's decision, the name it proposed, and the model's answer (``None`` when unusable).
+
+    A window that names nothing was asked too: the answer still restates the
+    message (§5.9) and, in graph modes, gives its keywords; a name it proposes
+    that the conversation said verbatim is accepted (issue 40).
+    """
+    names = turn.candidates.names
+    safe = untouched(turn, "reference", model=model, raw_output=reply.text, candidates=names)
+    if reply.text is None:
+        return fall_back(safe, reply.failure or "llm_error", decision="error"), None, None
+    answer = policy.read(policy.parse_reference, reply.text)
+    if not isinstance(answer, ReferenceAnswer):
+        return fall_back(safe, "unparsable", decision="error"), None, None
+    if not names and answer.decision != "keep" and not (answer.decision == "resolve" and answer.name):
+        return fall_back(safe, "no_candidates", decision="ambiguous"), None, answer
+    if answer.decision == "keep" or answer.decision == "ambiguous":
+        return fall_back(safe, answer.decision, decision=answer.decision), None, answer
+    if not answer.name:
+        return fall_back(safe, "unparsable", decision="error"), None, None
+    proposed = cut_gloss(turn.candidates.by_number(answer.name) or answer.name)
+    accepted = led_by(turn, safe, proposed, policy.tuning)
+    if not names and accepted.fallback_reason is not None:  # a window without candidates, and no name said in it
+        return fall_back(safe, "no_candidates", decision="ambiguous"), None, answer
+    return accepted, proposed, answer
+
+
+def _named_by_answer(policy: Policy, turn: Turn, checked: Resolution, answer: ReferenceAnswer) -> Resolution:
+    """A kept follow-up that points back, led by the one candidate its answer names and the message lacks (§5.3).
+
+    Asked for the search's needs in the same call, the small model often
+    answers KEEP for a message that points back while naming what it points
+    at elsewhere in the same answer: in ``name`` ("Do we have to pay for
+    it?" → KEEP, ``"name": "Kadoro Express"``), among its low-level keywords
+    ("Is there a monthly limit on it?" → KEEP, ``["SignaFlow", "monthly
+    limit"]``) or in its restatement (written from three of the sample's
+    references, an evaluation set). The name goes through the acceptance of any proposed name,
+    and only when exactly one candidate fits: the answer's name, keywords and
+    restatement together name one candidate the message lacks, and the
+    message points back (``Resolver.points_back``): in graph modes every
+    follow-up is checked, and one that names its own subject is never steered
+    by the history. An AMBIGUOUS answer is never led by one of the names it
+    found ambiguous (issue 40). Two narrower rules were measured and not kept
+    (docs/findings.md#where-the-call-is-free-the-model-decides): only the one
+    name in play, and naming each name in play.
+    """
+    if checked.fallback_reason != "keep":
+        return checked
+    names = _answer_mentions(policy, turn, answer)
+    if len(names) != 1 or not decide(policy.points_back, turn, on_error=False, then="the kept message stays"):
+        return checked
+    resolved = led_by(turn, replace(checked, fallback_reason=None, decision=None), names[0], policy.tuning)
+    return checked if resolved.fallback_reason is not None else resolved
+
+
+def _answer_mentions(policy: Policy, turn: Turn, answer: ReferenceAnswer) -> tuple[str, ...]:
+    """The candidates the answer names (its ``name``, keywords and restatement) that the message does not hold.
+
+    A ``name`` outside the candidate list counts when the conversation said
+    it verbatim (``led_by`` checks it again); keywords that fail their
+    checks name nothing.
+    """
+    mentioned: list[str] = []
+    if isinstance(answer.name, str) and answer.name.strip():
+        mentioned.append(cut_gloss(turn.candidates.by_number(answer.name) or answer.name))
+    if checks_first(turn):  # keywords are asked in graph modes only
+        config = policy.config
+        outcome = enforce_keywords(
+            answer.ll_raw, answer.hl_raw, max_ll=config.max_ll_keywords, max_hl=config.max_hl_keywords
+        )
+        if outcome.fallback_reason is None:
+            mentioned.extend(turn.candidates.mentioned_in(" ; ".join(outcome.ll_keywords)))
+    if isinstance(answer.restatement_raw, str):
+        mentioned.extend(turn.candidates.mentioned_in(answer.restatement_raw))
+    distinct: dict[str, str] = {}
+    for name in mentioned:
+        key = (turn.candidates.matching(name) or name).casefold()
+        if name and not contains_phrase(turn.query, name):
+            distinct.setdefault(key, name)
+    return tuple(distinct.values())
+
+
+def _with_keywords(policy: Policy, turn: Turn, checked: Resolution, answer: ReferenceAnswer) -> Resolution:
+    """``checked`` carrying the answer's keywords, cleaned and grounded; as it is when none survive (§5.2, §7).
+
+    Without them LightRAG extracts its own, as it would without this library.
+    """
+    config = policy.config
+    outcome = enforce_keywords(
+        answer.ll_raw, answer.hl_raw, max_ll=config.max_ll_keywords, max_hl=config.max_hl_keywords
+    )
+    if outcome.fallback_reason is not None:
+        return checked
+    in_conversation = ground_keywords(
+        outcome.ll_keywords, candidates=turn.candidates, reply=turn.query, history=turn.conversation_texts
+    )
+    grounded = in_conversation
+    if _own_words_only(turn, checked, outcome.ll_keywords):
+        grounded = ground_keywords(outcome.ll_keywords, candidates=Candidates(), reply=turn.query, history=())
+        if not grounded.kept and in_conversation.kept:  # all the history's: the message's own words instead
+            grounded = replace(grounded, kept=content_words(turn.query)[: config.max_ll_keywords])
+    if not grounded.kept:
+        return checked
+    carried = check_keywords(
+        checked,
+        ll_keywords=grounded.kept,
+        hl_keywords=outcome.hl_keywords,
+        max_ll=config.max_ll_keywords,
+        max_hl=config.max_hl_keywords,
+    )
+    return replace(carried, dropped_keywords=grounded.dropped) if carried.has_keywords else carried
+
+
+def _own_words_only(turn: Turn, checked: Resolution, ll_keywords: tuple[str, ...]) -> bool:
+    """Whether the check's keywords may come from the message's own words only (contract §5.8).
+
+    A kept message names its own subject: keywords from the history would
+    steer it (LightRAG removed the history from its own extraction for that
+    reason). An AMBIGUOUS one whose keywords name exactly one candidate the
+    message lacks would be led by that one arbitrary name (issue 40).
+    """
+    if checked.fallback_reason == "keep":
+        return True
+    if checked.fallback_reason != "ambiguous":
+        return False
+    lacking = [
+        name for name in turn.candidates.mentioned_in(" ; ".join(ll_keywords)) if not contains_phrase(turn.query, name)
+    ]
+    return len(lacking) == 1

@@ -1,0 +1,56 @@
+"""``Resolver``: the policy a ``ResolvingLightRAG`` is given, and a way to resolve a turn without LightRAG.
+
+Subclass it for a tenant-specific gate, a domain prompt or another output
+format (the override points are documented on ``Policy``); give the instance
+to ``ResolvingLightRAG(resolver=...)``. ``route``, ``run`` and ``resolve``
+hand the turn to the one pipeline (``pipeline``), as LightRAG's entry points do.
+"""
+
+from __future__ import annotations
+
+from .._config import LLMFunc
+from .._resolution import Resolution, ResolutionPath
+from .._turn.conversation import Turn
+from .pipeline import resolve_turn, route_turn, run_path
+from .policy import Policy
+from .route import GRAPH_MODES, Route
+
+__all__ = ["GRAPH_MODES", "Resolver"]
+
+
+class Resolver(Policy):
+    """Decides, for one turn, what LightRAG retrieves with; its override points are ``Policy``'s."""
+
+    def route(self, turn: Turn, *, enabled: bool, caller_keywords: bool = False) -> Route:
+        """The branch of contract §3 for this turn, or the untouched result when none runs (``route``)."""
+        return route_turn(self, turn, enabled=enabled, caller_keywords=caller_keywords)
+
+    async def run(self, path: ResolutionPath, turn: Turn, *, llm: LLMFunc, model: str | None = None) -> Resolution:
+        """Run the resolver of ``path`` (``keywords``, ``text`` or ``reference``), timed and traced."""
+        return await run_path(self, path, turn, llm=llm, model=model)
+
+    async def resolve(
+        self,
+        turn: Turn,
+        *,
+        llm: LLMFunc,
+        reference_llm: LLMFunc | None = None,
+        enabled: bool | None = None,
+        caller_keywords: bool = False,
+        model: str | None = None,
+        reference_model: str | None = None,
+    ) -> Resolution:
+        """Route the turn and run its resolver, without LightRAG; never raises because of the model.
+
+        The outcome is logged and handed to ``config.on_resolution`` like any query's.
+        """
+        return await resolve_turn(
+            self,
+            turn,
+            enabled=self.config.enabled if enabled is None else enabled,
+            caller_keywords=caller_keywords,
+            llm=llm,
+            model=model,
+            reference_llm=reference_llm,
+            reference_model=reference_model,
+        )

@@ -1,0 +1,81 @@
+"""The routing alternatives that measured as no gain, as ``Resolver`` policies the harness builds.
+
+The core routes and settles a turn with the rules and shortcuts a
+``Resolver`` is given (``Resolver.route_rules``, ``Resolver.shortcuts``); the
+alternatives measured against them live here, so the core has no branch for
+them. ``Experiment`` is a ``ResolverTuning`` with their switches, which
+``--resolver-setting NAME=true`` reaches like any knob, and
+``experiment_resolver`` the ``Resolver`` they describe:
+
+- ``resolve_unprompted_replies``: a ``naive`` short reply that answers no question is resolved by the model
+  (contract §5.7; a loss on the sample, issue 26);
+- ``check_every_follow_up``: a ``naive`` follow-up without a pointing word is checked too (§5.8);
+- ``check_sole_candidate``: a ``naive`` follow-up whose window names one candidate asks the model (§5.3);
+- ``rewrite_picked_replies``: a ``naive`` reply that picks an option asks the model (§5.1);
+- ``reference_in_naive`` (off): ``naive`` follow-ups are searched as written, without the check.
+
+``restate_references`` is recorded for the results headers of earlier runs;
+the restatement (§5.9) is the core's behaviour, and turning it off is refused.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from lightrag_resolve import Resolver, ResolverConfig, ResolverTuning
+from lightrag_resolve._decide.route import (
+    ROUTE_RULES,
+    SHORTCUTS,
+    Route,
+    RouteFacts,
+    fall_back,
+    picked_option,
+    sole_candidate,
+    stands_alone,
+    unprompted_reply,
+    untouched,
+)
+
+__all__ = ["Experiment", "experiment_resolver"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Experiment(ResolverTuning):
+    """``ResolverTuning`` with the harness's routing alternatives; the defaults are the core's behaviour."""
+
+    reference_in_naive: bool = True
+    restate_references: bool = True
+    resolve_unprompted_replies: bool = False
+    check_every_follow_up: bool = False
+    check_sole_candidate: bool = False
+    rewrite_picked_replies: bool = False
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if not self.restate_references:
+            raise ValueError("restate_references=false is retired: the restatement is the core's behaviour (§5.9)")
+
+
+def naive_without_check(facts: RouteFacts) -> Route | None:
+    """``reference_in_naive`` off: a ``naive`` follow-up is searched as written, no check spent."""
+    return None if facts.graph else fall_back(untouched(facts.turn, "text"), "gate_declined")
+
+
+def experiment_resolver(config: ResolverConfig | None, tuning: ResolverTuning | None) -> Resolver:
+    """The ``Resolver`` of ``config`` and ``tuning``, with the routing ``tuning`` describes when it is an ``Experiment``."""
+    if not isinstance(tuning, Experiment):
+        return Resolver(config, tuning=tuning)
+    rules = list(ROUTE_RULES)
+    if tuning.check_every_follow_up:
+        rules.remove(stands_alone)
+    if not tuning.reference_in_naive:
+        rules.insert(rules.index(stands_alone) if stands_alone in rules else len(rules) - 1, naive_without_check)
+    dropped = {
+        unprompted_reply: tuning.resolve_unprompted_replies,
+        picked_option: tuning.rewrite_picked_replies,
+        sole_candidate: tuning.check_sole_candidate,
+    }
+    resolver = Resolver(config, tuning=tuning)
+    resolver.route_rules = tuple(rules)
+    resolver.shortcuts = tuple(shortcut for shortcut in SHORTCUTS if not dropped.get(shortcut, False))
+    return resolver
