@@ -268,14 +268,17 @@ override_answer = st.one_of(st.booleans(), st.just(RuntimeError("tenant rule fai
 
 @st.composite
 def route_facts(draw) -> RouteFacts:
-    """The facts of any turn: any switches, any tuning of the routing, gates and pointers that answer or raise."""
+    """The facts of any turn: any switches, gates, pointers and prompters that answer or raise."""
     return RouteFacts(
         turn=draw(chat_turns),
         enabled=draw(st.booleans()),
         caller_keywords=draw(st.booleans()),
-        tuning=ResolverTuning(reference_in_naive=draw(st.booleans()), check_every_follow_up=draw(st.booleans())),
+        tuning=ResolverTuning(),
+        max_query_words=12,
         gate=FakeOverride(draw(override_answer)),
         pointer=FakeOverride(draw(override_answer)),
+        prompter=FakeOverride(draw(override_answer)),
+        searched_by_lightrag=draw(st.booleans()),
     )
 
 

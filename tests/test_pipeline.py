@@ -1,15 +1,14 @@
-"""One turn, start to end (``_pipeline``): the resolver run, the route, and one report per turn."""
+"""One turn, one way (``_decide/pipeline.py``): the route, the path's run, and one report per turn."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 
 import pytest
 
 from fakes import ScriptedLLM, keyword_json
 from lightrag_resolve import Message, Resolution, Resolver, ResolverConfig, Turn
 from lightrag_resolve._decide.route import fall_back, untouched
-from lightrag_resolve._decide.pipeline import decide_path, deciding, resolve_turn, run_resolver
+from lightrag_resolve._decide.pipeline import deciding, resolve_turn, route_turn, run_path
 from traced_spans import attrs
 
 HISTORY = (
@@ -25,25 +24,14 @@ def turn(query: str = REPLY, mode: str = "mix", history: tuple[Message, ...] = H
     return Turn(query=query, history=history, mode=mode)
 
 
-class FakeRun:
-    """The caller's way to the resolvers, as a fake: records each path it is asked to run and runs it on ``llm``."""
-
-    def __init__(self, resolver: Resolver, llm: ScriptedLLM) -> None:
-        self.resolver, self.llm, self.paths = resolver, llm, []
-
-    async def __call__(self, path, routed: Turn) -> Resolution:
-        self.paths.append(path)
-        return await run_resolver(self.resolver, path, routed, llm=self.llm, model="m")
-
-
-# ---- run_resolver -------------------------------------------------------------------------------
+# ---- run_path -------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("path", ["bypass", "disabled", "first_turn", "speculative", ""])
-async def test_run_resolver_refuses_a_path_no_resolver_runs_on(traced, path):
+async def test_run_path_refuses_a_path_no_resolver_runs_on(traced, path):
     llm = ScriptedLLM()
     with pytest.raises(ValueError, match="no resolver runs on path"):
-        await run_resolver(Resolver(traced.config()), path, turn(), llm=llm, model="m")
+        await run_path(Resolver(traced.config()), path, turn(), llm=llm, model="m")
     assert llm.calls == [] and traced.spans() == []
 
 
@@ -55,9 +43,9 @@ async def test_run_resolver_refuses_a_path_no_resolver_runs_on(traced, path):
         ("reference", FOLLOW_UP, "mix", "RESOLVE: Pulse POS"),
     ],
 )
-async def test_run_resolver_times_the_run_and_records_it_on_its_span(traced, path, query, mode, reply):
+async def test_run_path_times_the_run_and_records_it_on_its_span(traced, path, query, mode, reply):
     llm = ScriptedLLM(replies={path: reply}, delays={path: 0.01})
-    resolution = await run_resolver(Resolver(traced.config()), path, turn(query, mode), llm=llm, model="m")
+    resolution = await run_path(Resolver(traced.config()), path, turn(query, mode), llm=llm, model="m")
     assert llm.roles() == [path] and resolution.path == path and resolution.changed
     assert resolution.elapsed_ms > 0
     recorded = attrs(traced.one(f"lightrag_resolve.{path}"))
@@ -65,7 +53,7 @@ async def test_run_resolver_times_the_run_and_records_it_on_its_span(traced, pat
     assert recorded["gen_ai.request.model"] == "m"
 
 
-# ---- deciding and decide_path --------------------------------------------------------------------
+# ---- deciding and route_turn --------------------------------------------------------------------
 
 
 def test_deciding_records_the_outcome_on_the_query_span_and_reports_it(traced):
@@ -80,27 +68,29 @@ def test_deciding_records_the_outcome_on_the_query_span_and_reports_it(traced):
     assert recorded["lightrag_resolve.fallback_reason"] == "timeout" and recorded["lightrag_resolve.changed"] is False
 
 
-def test_decide_path_is_the_route_when_nothing_is_refused():
+def test_route_turn_is_the_route_of_the_policys_rules():
     resolver = Resolver()
-    assert decide_path(resolver, turn(), enabled=True, caller_keywords=False) == "keywords"
-    assert decide_path(resolver, turn(FOLLOW_UP), enabled=True, caller_keywords=False) == "reference"
-    first = decide_path(resolver, turn(history=()), enabled=True, caller_keywords=False)
+    assert route_turn(resolver, turn(), enabled=True, caller_keywords=False) == "keywords"
+    assert route_turn(resolver, turn(FOLLOW_UP), enabled=True, caller_keywords=False) == "reference"
+    first = route_turn(resolver, turn(history=()), enabled=True, caller_keywords=False)
     assert isinstance(first, Resolution) and first.fallback_reason == "first_turn"
 
 
-def test_decide_path_asks_refuse_only_about_a_path_a_resolver_runs_on():
-    asked: list[str] = []
+def test_route_turn_leaves_a_text_too_light_to_search_to_lightrag_only_when_lightrag_searches():
+    light = turn("?")
+    assert route_turn(Resolver(), turn(FOLLOW_UP), enabled=True, caller_keywords=False, searched_by_lightrag=True) == (
+        "reference"
+    )
+    refused = route_turn(Resolver(), light, enabled=True, caller_keywords=False, searched_by_lightrag=True)
+    assert isinstance(refused, Resolution) and refused.fallback_reason == "gate_declined"
+    assert route_turn(Resolver(), light, enabled=True, caller_keywords=False) == "reference"
 
-    def refuse(path):
-        asked.append(path)
-        return None
 
-    for untouched_turn in (turn(history=()), turn(mode="bypass"), turn(STANDS_ALONE, mode="naive")):
-        assert isinstance(
-            decide_path(Resolver(), untouched_turn, enabled=True, caller_keywords=False, refuse=refuse), Resolution
-        )
-    assert decide_path(Resolver(), turn(FOLLOW_UP), enabled=True, caller_keywords=False, refuse=refuse) == "reference"
-    assert asked == ["reference"]
+def test_a_policys_own_rules_are_the_ones_routed_by():
+    class NoRules(Resolver):
+        route_rules = ()
+
+    assert route_turn(NoRules(), turn(), enabled=True, caller_keywords=False) == "reference"
 
 
 # ---- resolve_turn: one report per turn, whatever its path ------------------------------------------
@@ -120,61 +110,51 @@ PATHS = [
 ]
 
 
+REPLIES = {
+    "keywords": keyword_json(["Pulse POS"], ["retail"]),
+    "text": "Pulse POS",
+    "reference": "RESOLVE: Pulse POS",
+}
+
+
 @pytest.mark.parametrize(("routed", "enabled", "keywords", "path", "reason", "runs"), PATHS)
 async def test_resolve_turn_reports_each_turn_exactly_once(traced, routed, enabled, keywords, path, reason, runs):
     seen: list[Resolution] = []
     resolver = Resolver(traced.config(on_resolution=seen.append))
-    replies = {
-        "keywords": keyword_json(["Pulse POS"], ["retail"]),
-        "text": "Pulse POS",
-        "reference": "RESOLVE: Pulse POS",
-    }
-    run = FakeRun(resolver, ScriptedLLM(replies=replies))
-    resolution = await resolve_turn(resolver, routed, enabled=enabled, caller_keywords=keywords, run=run)
+    llm = ScriptedLLM(replies=REPLIES)
+    resolution = await resolve_turn(resolver, routed, enabled=enabled, caller_keywords=keywords, llm=llm, model="m")
     assert seen == [resolution]
     assert (resolution.path, resolution.fallback_reason) == (path, reason)
-    assert run.paths == ([path] if runs else [])
+    assert llm.roles() == ([path] if runs else [])
     assert attrs(traced.one("lightrag_resolve.resolve"))["lightrag_resolve.path"] == path
 
 
 async def test_resolve_turn_reports_an_untouched_turn_without_running_anything():
     seen: list[Resolution] = []
     resolver = Resolver(ResolverConfig(on_resolution=seen.append))
-    run = FakeRun(resolver, ScriptedLLM())
-    resolution = await resolve_turn(resolver, turn(history=()), enabled=True, caller_keywords=False, run=run)
-    assert seen == [resolution] and run.paths == [] and run.llm.calls == []
+    llm = ScriptedLLM()
+    resolution = await resolve_turn(resolver, turn(history=()), enabled=True, caller_keywords=False, llm=llm, model="m")
+    assert seen == [resolution] and llm.calls == []
     assert resolution.query == REPLY and not resolution.changed
 
 
-async def test_a_refused_path_is_reported_once_before_any_model_call():
+async def test_a_text_too_light_to_search_is_reported_once_before_any_model_call():
     seen: list[Resolution] = []
     resolver = Resolver(ResolverConfig(on_resolution=seen.append))
-    run = FakeRun(resolver, ScriptedLLM(replies={"reference": "RESOLVE: Pulse POS"}))
-    light = turn("it?")
-    refused = fall_back(untouched(light, "reference"), "gate_declined")
+    llm = ScriptedLLM(replies={"reference": "RESOLVE: Pulse POS"})
+    light = turn("?")
     resolution = await resolve_turn(
-        resolver, light, enabled=True, caller_keywords=False, run=run, refuse=lambda path: refused
+        resolver, light, enabled=True, caller_keywords=False, llm=llm, model="m", searched_by_lightrag=True
     )
-    assert resolution == refused and seen == [refused]
-    assert run.paths == [] and run.llm.calls == []
+    assert resolution == fall_back(untouched(light, "reference"), "gate_declined") and seen == [resolution]
+    assert llm.calls == []
 
 
-async def test_a_path_refuse_lets_through_runs_as_routed():
-    resolver = Resolver()
-    run = FakeRun(resolver, ScriptedLLM(replies={"reference": "RESOLVE: Pulse POS"}))
+async def test_the_reference_check_asks_the_reference_llm():
+    short, check = ScriptedLLM(replies=REPLIES), ScriptedLLM(replies=REPLIES)
     resolution = await resolve_turn(
-        resolver, turn(FOLLOW_UP), enabled=True, caller_keywords=False, run=run, refuse=lambda path: None
+        Resolver(), turn(FOLLOW_UP), enabled=True, caller_keywords=False, llm=short, model="m", reference_llm=check,
+        reference_model="r",
     )
-    assert run.paths == ["reference"] and run.llm.roles() == ["reference"]
-    assert resolution.query == f"Pulse POS — {FOLLOW_UP}"
-
-
-async def test_resolve_turn_runs_the_resolver_on_the_turn_it_routed():
-    routed: list[Turn] = []
-
-    async def run(path, given: Turn) -> Resolution:
-        routed.append(given)
-        return replace(untouched(given, path), query=f"{given.query} — Pulse POS")
-
-    resolution = await resolve_turn(Resolver(), turn(), enabled=True, caller_keywords=False, run=run)
-    assert routed == [turn()] and resolution.query == f"{REPLY} — Pulse POS"
+    assert short.calls == [] and check.roles() == ["reference"]
+    assert resolution.query == f"Pulse POS — {FOLLOW_UP}" and resolution.model == "r"

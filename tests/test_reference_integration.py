@@ -162,7 +162,7 @@ async def test_a_sole_candidate_is_the_models_evidence_in_mix_and_leads_with_no_
 async def test_keywords_that_fail_their_checks_leave_lightrag_to_extract_its_own(make_rag, monkeypatch, answer, reason):
     spy = RetrievalSpy(monkeypatch)
     llm = scripted(answer)
-    rag = await make_rag(llm, resolver=tuned(company_name="Helix", check_sole_candidate=True, restate_references=False))
+    rag = await make_rag(llm, resolver=tuned(company_name="Helix", check_sole_candidate=True))
     result = await rag.aquery_data(ASK, param())
     resolution = result["metadata"]["resolution"]
     assert resolution["fallback_reason"] == reason and not resolution["changed"]

@@ -101,12 +101,6 @@ def test_a_sole_candidate_the_message_names_after_its_pointing_word_is_restated(
     assert resolution.restatement is not None and resolution.fallback_reason is None
 
 
-def test_the_switch_turns_the_restatement_off():
-    llm = ScriptedLLM(replies={"reference": reference_json("AMBIGUOUS", query=RESTATED)})
-    resolution = run(tuned(restate_references=False).resolve(turn(), llm=llm))
-    assert llm.roles() == ["reference"] and resolution.fallback_reason == "ambiguous" and not resolution.changed
-
-
 @pytest.mark.parametrize(
     "query",
     ["", "NONE", "AMBIGUOUS", "RESOLVE: Pulse POS", "Lyon shops using Zorblax", ["Lyon shops using Pulse POS"], 42],
@@ -205,7 +199,6 @@ def test_in_graph_modes_a_restated_follow_up_leads_the_keywords_with_the_names_i
 
 def test_in_graph_modes_an_ambiguous_follow_up_not_restated_carries_the_keywords_and_is_no_fallback():
     for resolver, answer in (
-        (tuned(restate_references=False), keyworded("AMBIGUOUS", query=RESTATED)),
         (Resolver(), keyworded("AMBIGUOUS", query="NONE")),  # its restatement refused
     ):
         resolution = run(resolver.resolve(turn(mode="mix"), llm=ScriptedLLM(replies={"reference": answer})))
@@ -316,7 +309,7 @@ def test_keywords_that_fail_their_checks_leave_the_keep_a_fallback_and_lightrag_
     ],
 )
 def test_a_refused_name_or_a_failed_check_carries_no_keywords(answer, reason):
-    resolver = tuned(company_name="Helix", restate_references=False)
+    resolver = tuned(company_name="Helix")
     resolution = run(
         resolver.resolve(turn(mode="mix", company="Helix"), llm=ScriptedLLM(replies={"reference": answer}))
     )
@@ -340,7 +333,7 @@ def test_a_window_that_names_nothing_keeps_with_the_checks_keywords_in_graph_mod
         and resolution.ll_keywords == ("Lyon", "shops")
     )
     llm = ScriptedLLM(replies={"reference": keyworded("RESOLVE", "Pulse POS", query="NONE")})
-    resolution = run(tuned(restate_references=False).resolve(turn(mode="mix", history=nothing), llm=llm))
+    resolution = run(Resolver().resolve(turn(mode="mix", history=nothing), llm=llm))
     # Nothing named: whatever it decided, the visitor's words and the check's keywords (contract §5.3).
     assert resolution.decision == "ambiguous" and resolution.entity is None and resolution.query == ASK
     assert resolution.fallback_reason is None and resolution.ll_keywords == ("Lyon", "shops")

@@ -260,18 +260,6 @@ def test_a_window_that_names_nothing_is_asked_once_and_restated_from_the_same_an
         assert resolution.decision == ("keep" if reason == "keep" else "ambiguous") and resolution.entity is None
 
 
-def test_a_window_that_names_nothing_spends_no_call_in_naive_mode_without_the_restatement():
-    unrestated = tuned(restate_references=False)
-    llm = ScriptedLLM(replies={"reference": "RESOLVE: anything"})
-    resolution = run(unrestated.resolve(turn("Which retailers already run it?", "naive", NOTHING_NAMED), llm=llm))
-    assert resolution.fallback_reason == "no_candidates" and llm.calls == [] and not resolution.changed
-    # In a graph mode the call replaces LightRAG's keyword extraction: it is asked for the keywords.
-    llm = ScriptedLLM(replies={"reference": reference_json("KEEP", ll=["retailers"], hl=["customers"])})
-    resolution = run(unrestated.resolve(turn("Which retailers already run it?", "mix", NOTHING_NAMED), llm=llm))
-    assert llm.roles() == ["reference"] and resolution.decision == "keep" and resolution.fallback_reason is None
-    assert (resolution.ll_keywords, resolution.hl_keywords) == (("retailers",), ("customers",))
-
-
 def test_the_reference_timeout_bounds_the_check_beside_naive_modes_search():
     llm = ScriptedLLM(delays={"reference": 30})
     resolver = Resolver(ResolverConfig(reference_timeout=0.05, timeout=60))

@@ -1,4 +1,4 @@
-"""Routing a turn (``_routing``, contract §3): each rule as a pure function, their order, lazy facts, overrides."""
+"""Routing a turn (``_decide/route.py``, contract §3): each rule as a pure function, their order, lazy facts, overrides."""
 
 from __future__ import annotations
 
@@ -19,12 +19,14 @@ from lightrag_resolve._decide.route import (
     decide,
     disabled,
     first_turn,
-    naive_without_check,
     route,
     short_reply,
     stands_alone,
+    too_light,
     unsupported_mode,
 )
+from lightrag_resolve.eval import Experiment, experiment_resolver
+from lightrag_resolve.eval._alternatives import naive_without_check
 from strategies import route_facts
 
 HISTORY = (
@@ -44,17 +46,25 @@ def facts(
     keywords: bool = False,
     gate: Any = True,
     pointer: Any = True,
-    **tuning: bool,
+    lightrag: bool = False,
 ) -> RouteFacts:
     """The facts of one turn; ``gate`` and ``pointer`` are what the fake override points answer (or raise)."""
     return RouteFacts(
         turn=Turn(query=query, history=history, mode=mode),
         enabled=enabled,
         caller_keywords=keywords,
-        tuning=ResolverTuning(**tuning),
+        tuning=ResolverTuning(),
+        max_query_words=12,
         gate=FakeOverride(gate),
         pointer=FakeOverride(pointer),
+        prompter=FakeOverride(True),
+        searched_by_lightrag=lightrag,
     )
+
+
+def rules(**switches: bool) -> tuple[Any, ...]:
+    """The routing rules of the harness's ``Experiment`` with ``switches`` (an alternative measured as no gain)."""
+    return experiment_resolver(None, Experiment(**switches)).route_rules
 
 
 def asked(of: RouteFacts) -> tuple[list[Any], list[Any]]:
@@ -121,10 +131,10 @@ def test_short_reply_sends_a_reply_the_gate_passes_to_its_modes_resolver(mode, p
 
 
 def test_naive_without_check_claims_a_naive_follow_up_when_the_check_is_off_in_naive():
-    naive = facts(FOLLOW_UP, mode="naive", gate=False, reference_in_naive=False)
+    naive = facts(FOLLOW_UP, mode="naive", gate=False)
     assert_untouched(naive_without_check(naive), naive, path="text", reason="gate_declined")
-    assert naive_without_check(facts(FOLLOW_UP, mode="naive", gate=False)) is None
-    assert naive_without_check(facts(FOLLOW_UP, mode="mix", gate=False, reference_in_naive=False)) is None
+    assert naive_without_check(facts(FOLLOW_UP, mode="mix", gate=False)) is None
+    assert naive_without_check in rules(reference_in_naive=False) and naive_without_check not in ROUTE_RULES
 
 
 def test_stands_alone_claims_a_naive_follow_up_that_points_at_nothing_as_a_kept_check():
@@ -142,10 +152,18 @@ def test_stands_alone_leaves_every_graph_follow_up_to_the_check_whose_call_repla
     assert alone.pointer.asked == []  # the pointer words are not even read: the model judges
 
 
-def test_stands_alone_leaves_every_follow_up_to_the_check_when_told_to_check_them_all():
-    every = facts(FOLLOW_UP, mode="naive", gate=False, pointer=False, check_every_follow_up=True)
-    assert stands_alone(every) is None
-    assert asked(every) == ([], [])
+def test_every_follow_up_meets_the_check_when_told_to_check_them_all():
+    every = facts(FOLLOW_UP, mode="naive", gate=False, pointer=False)
+    assert route(every, rules(check_every_follow_up=True)) == "reference"
+    assert asked(every) == ([FOLLOW_UP], [])
+
+
+def test_too_light_leaves_a_follow_up_lightrag_would_not_search_to_lightrag():
+    light = facts("?", gate=False, lightrag=True)
+    assert_untouched(too_light(light), light, path="reference", reason="gate_declined")
+    assert isinstance(route(light), Resolution)
+    assert too_light(facts("?", gate=False)) is None  # Resolver.resolve: LightRAG does not search it
+    assert too_light(facts(FOLLOW_UP, gate=False, lightrag=True)) is None
 
 
 def test_a_turn_no_rule_claims_meets_the_reference_check():
@@ -165,8 +183,8 @@ def test_the_rules_run_in_the_order_of_contract_section_3():
         "first_turn",
         "caller_keywords",
         "short_reply",
-        "naive_without_check",
         "stands_alone",
+        "too_light",
     ]
 
 
@@ -179,7 +197,6 @@ def test_the_rules_run_in_the_order_of_contract_section_3():
         (facts(mode="vector", history=()), "disabled", "unsupported_mode"),  # an unknown mode wins over first_turn
         (facts(history=(), keywords=True), "first_turn", "first_turn"),  # first_turn wins over caller keywords
         (facts(keywords=True), "keywords", "caller_keywords"),  # the caller's keywords win over the gate
-        (facts(FOLLOW_UP, mode="naive", gate=False, pointer=False, reference_in_naive=False), "text", "gate_declined"),
     ],
 )
 def test_an_earlier_rule_wins(of, path, reason):
@@ -191,8 +208,13 @@ def test_caller_keywords_count_only_in_graph_modes():
     assert route(facts(FOLLOW_UP, mode="naive", keywords=True, gate=False)) == "reference"
 
 
+def test_a_naive_follow_up_with_the_check_off_is_searched_as_written_before_standing_alone_is_asked():
+    of = facts(FOLLOW_UP, mode="naive", gate=False, pointer=False)
+    assert_untouched(route(of, rules(reference_in_naive=False)), of, path="text", reason="gate_declined")
+
+
 def test_a_short_reply_in_naive_is_resolved_even_with_the_check_off_in_naive():
-    assert route(facts(mode="naive", reference_in_naive=False)) == "text"
+    assert route(facts(mode="naive"), rules(reference_in_naive=False)) == "text"
 
 
 # ---- the facts are asked only when a rule needs them -----------------------------------------
@@ -221,8 +243,8 @@ def test_a_follow_up_asks_the_pointer_once_with_its_turn():
 
 
 def test_a_naive_follow_up_with_the_check_off_asks_no_pointer():
-    naive = facts(FOLLOW_UP, mode="naive", gate=False, reference_in_naive=False)
-    route(naive)
+    naive = facts(FOLLOW_UP, mode="naive", gate=False)
+    route(naive, rules(reference_in_naive=False))
     assert asked(naive)[1] == []
 
 
@@ -294,4 +316,4 @@ def test_a_resolver_runs_only_on_an_enabled_later_turn_in_a_mode_that_suits_it(o
     assert of.enabled and not of.turn.is_first
     assert routed != "keywords" or of.turn.mode in GRAPH_MODES
     assert routed != "text" or of.turn.mode == "naive"
-    assert routed != "reference" or of.turn.mode in GRAPH_MODES or of.tuning.reference_in_naive
+    assert routed != "reference" or of.turn.mode in GRAPH_MODES | {"naive"}

@@ -11,12 +11,6 @@ from hypothesis import strategies as st
 from lightrag_resolve import Resolver, ResolverConfig, ResolverTuning
 
 SWITCHES = (
-    "reference_in_naive",
-    "restate_references",
-    "resolve_unprompted_replies",
-    "check_every_follow_up",
-    "check_sole_candidate",
-    "rewrite_picked_replies",
     "fuse_raw_search",
     "fuse_standalone_question",
     "answer_on_resolved_text",
@@ -28,10 +22,7 @@ LEAST = {"history_message_words": 1, "reply_context_words": 0, "max_name_words":
 def test_the_defaults_are_what_measured_best():
     tuning = ResolverTuning()
     assert (tuning.history_message_words, tuning.reply_context_words, tuning.max_name_words) == (150, 40, 6)
-    assert tuning.reference_in_naive is True and tuning.restate_references is True
-    assert not any(
-        getattr(tuning, name) for name in SWITCHES if name not in {"reference_in_naive", "restate_references"}
-    )
+    assert not any(getattr(tuning, name) for name in SWITCHES)
 
 
 def test_the_tuning_has_exactly_the_switches_and_counts_tested_here():

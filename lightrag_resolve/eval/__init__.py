@@ -46,7 +46,6 @@ from ._stats import PairedComparison, bootstrap_interval, compare_paired
 from ._summary import AnswerRow, ArmRow, DecisionRow, Summary, summarize
 
 __all__ = [
-    "Experiment",
     "ARM_NAMES",
     "AnswerOutcome",
     "AnswerRow",
@@ -63,6 +62,7 @@ __all__ = [
     "EvalConfig",
     "EvalError",
     "EvalOutcome",
+    "Experiment",
     "FirstKRow",
     "GoldJudge",
     "Item",
@@ -95,6 +95,7 @@ __all__ = [
     "contains_all",
     "context_text",
     "derive_turn_class",
+    "experiment_resolver",
     "load_dataset",
     "load_items",
     "load_kb",
@@ -108,7 +109,6 @@ __all__ = [
     "relevant_lost_and_gained",
     "render_chart",
     "render_markdown",
-    "experiment_resolver",
     "resolver_overrides",
     "run_eval",
     "select_items",

@@ -1,7 +1,7 @@
 """The routing alternatives that measured as no gain, as ``Resolver`` policies the harness builds.
 
 The core routes and settles a turn with the rules and shortcuts a
-``Resolver`` is given (``Resolver.route_rules``, ``Resolver.shortcuts``); the
+``Resolver`` holds (``Resolver.route_rules``, ``Resolver.shortcuts``, by name); the
 alternatives measured against them live here, so the core has no branch for
 them. ``Experiment`` is a ``ResolverTuning`` with their switches, which
 ``--resolver-setting NAME=true`` reaches like any knob, and
@@ -21,20 +21,9 @@ the restatement (§5.9) is the core's behaviour, and turning it off is refused.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
-from lightrag_resolve import Resolver, ResolverConfig, ResolverTuning
-from lightrag_resolve._decide.route import (
-    ROUTE_RULES,
-    SHORTCUTS,
-    Route,
-    RouteFacts,
-    fall_back,
-    picked_option,
-    sole_candidate,
-    stands_alone,
-    unprompted_reply,
-    untouched,
-)
+from lightrag_resolve import Resolution, Resolver, ResolverConfig, ResolverTuning
 
 __all__ = ["Experiment", "experiment_resolver"]
 
@@ -56,26 +45,39 @@ class Experiment(ResolverTuning):
             raise ValueError("restate_references=false is retired: the restatement is the core's behaviour (§5.9)")
 
 
-def naive_without_check(facts: RouteFacts) -> Route | None:
+def naive_without_check(facts: Any) -> Any:
     """``reference_in_naive`` off: a ``naive`` follow-up is searched as written, no check spent."""
-    return None if facts.graph else fall_back(untouched(facts.turn, "text"), "gate_declined")
+    if facts.graph:
+        return None
+    turn = facts.turn
+    return Resolution(
+        query=turn.query, original_query=turn.query, mode=turn.mode, path="text", fallback_reason="gate_declined"
+    )
+
+
+def _without(steps: tuple[Any, ...], *names: str) -> tuple[Any, ...]:
+    """``steps`` (a resolver's rules or shortcuts) less those named."""
+    return tuple(step for step in steps if step.__name__ not in names)
 
 
 def experiment_resolver(config: ResolverConfig | None, tuning: ResolverTuning | None) -> Resolver:
     """The ``Resolver`` of ``config`` and ``tuning``, with the routing ``tuning`` describes when it is an ``Experiment``."""
     if not isinstance(tuning, Experiment):
         return Resolver(config, tuning=tuning)
-    rules = list(ROUTE_RULES)
-    if tuning.check_every_follow_up:
-        rules.remove(stands_alone)
-    if not tuning.reference_in_naive:
-        rules.insert(rules.index(stands_alone) if stands_alone in rules else len(rules) - 1, naive_without_check)
-    dropped = {
-        unprompted_reply: tuning.resolve_unprompted_replies,
-        picked_option: tuning.rewrite_picked_replies,
-        sole_candidate: tuning.check_sole_candidate,
-    }
     resolver = Resolver(config, tuning=tuning)
+    rules = list(_without(resolver.route_rules, *(["stands_alone"] if tuning.check_every_follow_up else [])))
+    if not tuning.reference_in_naive:  # before stands_alone, as contract §3 applied it
+        names = [rule.__name__ for rule in rules]
+        rules.insert(names.index("stands_alone") if "stands_alone" in names else len(rules) - 1, naive_without_check)
+    dropped = [
+        name
+        for name, on in (
+            ("unprompted_reply", tuning.resolve_unprompted_replies),
+            ("picked_option", tuning.rewrite_picked_replies),
+            ("sole_candidate", tuning.check_sole_candidate),
+        )
+        if on
+    ]
     resolver.route_rules = tuple(rules)
-    resolver.shortcuts = tuple(shortcut for shortcut in SHORTCUTS if not dropped.get(shortcut, False))
+    resolver.shortcuts = _without(resolver.shortcuts, *dropped)
     return resolver
