@@ -7,24 +7,26 @@ fuse with a second search (§5.5, §5.10). ``retrieve_beside_check`` runs the
 reference check: in graph modes first, its keywords replacing LightRAG's
 extraction (one model call per follow-up, as plain LightRAG); in ``naive``
 mode beside a speculative search on the visitor's words, so only resolved
-turns wait.
+turns wait. What a retrieval asks of LightRAG's query (the exemption, the
+answer's words, the answer gate, the second search) is one ``RetrievalScope``,
+set once around it (``_lightrag_seam.retrieving``).
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from contextlib import ExitStack
 from dataclasses import replace
 from typing import Any, TypeVar
 
 from lightrag import QueryParam
 
-from ._answer_words import answering_with
+from ._answer_words import AnswerWords
 from ._conversation import Turn
 from ._fallback import fall_back, untouched
-from ._fusion import SecondSearch, fusing, recording
-from ._lightrag_seam import exempt_resolved
+from ._fusion import SecondSearch
+from ._lightrag_seam import RetrievalScope, retrieving
 from ._pipeline import Decided
 from ._references import wants_keywords
 from ._resolution import Resolution
@@ -67,11 +69,13 @@ async def retrieve_resolved(
         second = SecondSearch(resolution.standalone_question)
     elif resolution.path == "reference" and tuning.fuse_raw_search:
         second = raw_search or SecondSearch(resolution.original_query)
-    with exempt_resolved(resolution.query), ExitStack() as scope:
-        if not tuning.answer_on_resolved_text:
-            scope.enter_context(answering_with(resolution.original_query, retrieved=resolution.query))
-        if second is not None:
-            scope.enter_context(fusing(second))
+    words = AnswerWords(retrieved=resolution.query, visitors_words=resolution.original_query)
+    scope = RetrievalScope(
+        exempt=resolution.query,
+        answer_words=None if tuning.answer_on_resolved_text else words,
+        fuse=second,
+    )
+    with retrieving(scope):
         return await retrieve(resolution.query, param)
 
 
@@ -105,10 +109,8 @@ async def retrieve_beside_check(
     # The speculative search's chunks, kept for a fused resolved search (contract §5.5).
     raw_search = SecondSearch(turn.query) if tuning.fuse_raw_search else None
 
-    async def speculative() -> Any:
-        with ExitStack() as scope:
-            if raw_search is not None:
-                scope.enter_context(recording(raw_search))
+    async def speculative(gate: asyncio.Event) -> Any:
+        with retrieving(RetrievalScope(answer_gate=gate, record=raw_search)):
             return await retrieve(turn.query, param)
 
     return await search_beside_check(
