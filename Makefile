@@ -119,7 +119,8 @@ FORMATTED := lightrag_resolve/_errors.py lightrag_resolve/local/_models.py tests
 	lightrag_resolve/eval/_first_k.py tests/eval/test_eval_first_k.py \
 	benchmarks/build_doc2dial_cut.py tests/eval/test_eval_build_doc2dial_cut.py \
 	lightrag_resolve/demo/__init__.py lightrag_resolve/demo/_render.py lightrag_resolve/demo/_understood.py lightrag_resolve/cli/demo.py \
-	tests/demo/test_demo.py tests/demo/test_understood.py scripts/check_package.py tests/test_lightrag_bindings.py tests/local/test_lightrag_openai_binding.py
+	tests/demo/test_demo.py tests/demo/test_understood.py scripts/check_package.py tests/test_lightrag_bindings.py tests/local/test_lightrag_openai_binding.py \
+	tests/test_state.py
 
 ## examples: every script in examples/ (offline, no model)
 examples: $(VENV)/.installed-test

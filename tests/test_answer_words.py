@@ -6,7 +6,7 @@ import pytest
 from lightrag import QueryParam
 
 from fakes import ScriptedLLM, keyword_json
-from lightrag_resolve._lightrag.answer_words import answering_with, on_visitors_words
+from lightrag_resolve._lightrag.rag.answer_words import AnswerWords, on_visitors_words
 from tuned import tuned
 
 ASKED = [
@@ -109,11 +109,11 @@ async def test_outside_a_resolved_turn_the_answer_model_is_asked_as_lightrag_ask
         seen.append(prompt)
         return "ok"
 
-    wrapped = on_visitors_words(fake_answer)
-    assert on_visitors_words(None) is None
+    words = AnswerWords(retrieved="Pulse POS — Oui", visitors_words="Oui")
+    outside, wrapped = on_visitors_words(fake_answer, None), on_visitors_words(fake_answer, words)
+    assert on_visitors_words(None, words) is None
+    await outside("Pulse POS — Oui")
     await wrapped("Pulse POS — Oui")
-    with answering_with("Oui", retrieved="Pulse POS — Oui"):
-        await wrapped("Pulse POS — Oui")
-        await wrapped("another prompt")  # only the retrieved text itself is replaced
-    await wrapped("Pulse POS — Oui")  # nothing left set in this context
+    await wrapped("another prompt")  # only the retrieved text itself is replaced
+    await outside("Pulse POS — Oui")
     assert seen == ["Pulse POS — Oui", "Oui", "another prompt", "Pulse POS — Oui"]

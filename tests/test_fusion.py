@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from lightrag import QueryParam
 
-from lightrag_resolve._lightrag.fusion import SecondSearch, fuse_chunks, fusing, recording, vector_search
+from lightrag_resolve._lightrag.rag.fusion import SecondSearch, fuse_chunks, vector_search
 from strategies import chunk_id_rankings
 from test_reference_integration import ASK, HISTORY, RetrievalSpy, scripted
 from tuned import tuned
@@ -102,40 +102,36 @@ async def test_outside_a_resolution_the_search_is_lightrags_own():
 
 async def test_recording_keeps_the_chunks_of_the_visitors_words_only():
     search, raw = FakeSearch(RANKINGS), SecondSearch(WORDS)
-    with recording(raw):
-        await vector_search(search, RESOLVED, None, PARAM)
-        assert raw.chunks is None
-        await vector_search(search, f"  {WORDS} ", None, PARAM)
+    await vector_search(search, RESOLVED, None, PARAM, record=raw)
+    assert raw.chunks is None
+    await vector_search(search, f"  {WORDS} ", None, PARAM, record=raw)
     assert ids(raw.chunks) == ["c", "d"]
 
 
 async def test_fusing_uses_the_recorded_chunks_without_searching_the_words_again():
     search = FakeSearch(RANKINGS)
     raw = SecondSearch(WORDS, chunks=chunks(["d"]))
-    with fusing(raw):
-        fused = await vector_search(search, RESOLVED, None, PARAM)
+    fused = await vector_search(search, RESOLVED, None, PARAM, fuse=raw)
     assert search.calls == [RESOLVED]
     assert ids(fused) == ids(fuse_chunks(chunks(["a", "b", "c"]), chunks(["d"]), limit=3))
 
 
 async def test_fusing_searches_the_words_beside_the_resolved_text_when_nothing_was_recorded():
     search = FakeSearch(RANKINGS)
-    with fusing(SecondSearch(WORDS)):
-        fused = await vector_search(search, RESOLVED, None, PARAM)
+    fused = await vector_search(search, RESOLVED, None, PARAM, fuse=SecondSearch(WORDS))
     assert sorted(search.calls) == sorted([RESOLVED, WORDS])
     assert ids(fused) == ["c", "a", "b"]
 
 
 async def test_a_failed_search_on_the_words_costs_the_fusion_not_the_query():
     search = FakeSearch(RANKINGS, fail={WORDS})
-    with fusing(SecondSearch(WORDS)):
-        assert ids(await vector_search(search, RESOLVED, None, PARAM)) == ["a", "b", "c"]
+    assert ids(await vector_search(search, RESOLVED, None, PARAM, fuse=SecondSearch(WORDS))) == ["a", "b", "c"]
 
 
 async def test_a_failed_resolved_search_raises_and_leaves_no_search_running():
     search = FakeSearch(RANKINGS, fail={RESOLVED}, hold={WORDS})
-    with fusing(SecondSearch(WORDS)), pytest.raises(RuntimeError, match="vector store down"):
-        await vector_search(search, RESOLVED, None, PARAM)
+    with pytest.raises(RuntimeError, match="vector store down"):
+        await vector_search(search, RESOLVED, None, PARAM, fuse=SecondSearch(WORDS))
     assert search.cancelled == [WORDS]
     assert [task for task in asyncio.all_tasks() if task is not asyncio.current_task()] == []
 
@@ -144,8 +140,7 @@ async def test_a_cancelled_query_cancels_the_search_on_the_words():
     search = FakeSearch(RANKINGS, hold={WORDS, RESOLVED})
 
     async def query():
-        with fusing(SecondSearch(WORDS)):
-            return await vector_search(search, RESOLVED, None, PARAM)
+        return await vector_search(search, RESOLVED, None, PARAM, fuse=SecondSearch(WORDS))
 
     task = asyncio.ensure_future(query())
     while len(search.calls) < 2:

@@ -18,7 +18,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from lightrag_resolve import Resolution
-from lightrag_resolve._lightrag.speculative import gate_answer, search_beside_check, settle
+from lightrag_resolve._lightrag.rag.seam import RetrievalScope, _retrieval, retrieving
+from lightrag_resolve._lightrag.rag.speculative import gate_answer, search_beside_check, settle
 from test_model_call import others_done
 
 ASK = "Which retailers already run it?"
@@ -62,7 +63,7 @@ class FakeBranches:
     async def check(self) -> Resolution:
         return await self._run("check", self.check_delay, self.check_outcome)
 
-    async def speculative(self) -> str:
+    async def speculative(self, gate: asyncio.Event) -> str:
         return await self._run("speculative", self.speculative_delay, self.speculative_error or "searched")
 
     async def resolved(self, resolution: Resolution) -> str:
@@ -189,16 +190,16 @@ def test_whatever_each_branch_does_the_decision_picks_the_retrieval_and_nothing_
 
 
 def test_outside_a_speculative_branch_the_answer_function_is_returned_as_it_is():
-    assert gate_answer(fake_answer) is fake_answer
-    assert gate_answer(None) is None
+    assert gate_answer(fake_answer, None) is fake_answer
+    assert gate_answer(None, None) is None
 
 
 async def test_inside_the_branch_the_answer_is_written_only_after_the_check_kept_the_message():
     fake = FakeBranches(check_outcome=KEPT, check_delay=0.03)
     order: list[str] = []
 
-    async def fake_search_and_answer() -> str:
-        answer = gate_answer(fake_answer)
+    async def fake_search_and_answer(gate: asyncio.Event) -> str:
+        answer = gate_answer(fake_answer, gate)
         assert answer is not fake_answer
         order.append("searched")
         written = await answer("the context")
@@ -221,8 +222,8 @@ async def test_on_a_resolved_message_the_gated_answer_is_never_written():
     fake = FakeBranches(check_outcome=RESOLVED, check_delay=0.02)
     written: list[str] = []
 
-    async def fake_search_and_answer() -> str:
-        written.append(await gate_answer(fake_answer)("the unresolved context"))
+    async def fake_search_and_answer(gate: asyncio.Event) -> str:
+        written.append(await gate_answer(fake_answer, gate)("the unresolved context"))
         return written[-1]
 
     result = await search_beside_check(
@@ -232,23 +233,29 @@ async def test_on_a_resolved_message_the_gated_answer_is_never_written():
     assert others_done()
 
 
+def gated_as_lightrag_sees_it(answer_llm: Any) -> Any:
+    """``answer_llm`` gated as the seam gates LightRAG's answer LLM here: by this context's ``RetrievalScope``."""
+    return gate_answer(answer_llm, _retrieval.get().answer_gate)
+
+
 async def test_the_gate_is_the_speculative_branchs_alone():
     seen: dict[str, Any] = {}
 
     async def check() -> Resolution:
-        seen["check"] = gate_answer(fake_answer)
+        seen["check"] = gated_as_lightrag_sees_it(fake_answer)
         return KEPT
 
     async def resolved(resolution: Resolution) -> str:
         return "unused"
 
-    async def speculative() -> str:
-        seen["speculative"] = gate_answer(fake_answer)
+    async def speculative(gate: asyncio.Event) -> str:
+        with retrieving(RetrievalScope(answer_gate=gate)):  # as _reference_search hands the gate to LightRAG
+            seen["speculative"] = gated_as_lightrag_sees_it(fake_answer)
         return "searched"
 
     await search_beside_check(check=check, speculative=speculative, resolved=resolved, on_error=FAILED)
     assert seen["check"] is fake_answer and seen["speculative"] is not fake_answer
-    assert gate_answer(fake_answer) is fake_answer  # nothing left set in the caller's context
+    assert gated_as_lightrag_sees_it(fake_answer) is fake_answer  # nothing left set in the caller's context
 
 
 # ---- settle -------------------------------------------------------------------------------------------

@@ -12,7 +12,7 @@ beside the recorded ``raw``, ``resolve`` and ``prose`` results:
   where it rewrote the turn (what ``fuse_standalone_question`` does with the
   library's own question, contract §5.10).
 
-The fusion is the library's own (``_fusion.fusing`` through the seam the
+The fusion is the library's own (a ``RetrievalScope`` with ``fuse``, through the seam the
 first ``ResolvingLightRAG`` installs), so chunks are fused and cut as in a
 real query; documents follow from the fused chunks. It reads
 ``results.json`` and the stored index of an evaluation's dataset folder
@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from lightrag import LightRAG, QueryParam
+from lightrag_resolve._lightrag.rag.fusion import SecondSearch
 from reference_text_probe import (  # run as a script: benchmarks/probes/ is on the path
     first_run_by_item,
     hit_at,
@@ -37,8 +38,7 @@ from reference_text_probe import (  # run as a script: benchmarks/probes/ is on 
     probe_main,
 )
 
-from lightrag_resolve._lightrag import seam as _lightrag_seam
-from lightrag_resolve._lightrag.fusion import SecondSearch, fusing
+from lightrag_resolve._lightrag.rag import seam as _lightrag_seam
 
 COLUMNS = ("raw", "resolve (recorded)", "prose (recorded)", "resolved", "fused with the words", "fused with prose")
 
@@ -49,7 +49,7 @@ async def documents(rag: LightRAG, text: str, second: str | None = None) -> list
     if second is None:
         data = await rag.aquery_data(text, param)
     else:
-        with fusing(SecondSearch(second)):
+        with _lightrag_seam.retrieving(_lightrag_seam.RetrievalScope(fuse=SecondSearch(second))):
             data = await rag.aquery_data(text, param)
     ranked: list[str] = []
     for chunk in (data.get("data") or {}).get("chunks", []):
@@ -66,7 +66,7 @@ def prose_question(arms: Mapping[str, Any]) -> str | None:
 async def probe(folder: Path, items_path: Path, k: int) -> dict[str, dict[str, int]]:
     items = {row["id"]: row for row in map(json.loads, items_path.read_text(encoding="utf-8").splitlines()) if row}
     by_item = first_run_by_item(folder)
-    _lightrag_seam.install()  # the vector search seam that ``fusing`` acts through
+    _lightrag_seam.install()  # the vector search seam that ``RetrievalScope.fuse`` acts through
     rag = await open_index(folder)
     rows: dict[str, dict[str, int]] = {}
     try:

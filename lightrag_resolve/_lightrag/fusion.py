@@ -14,23 +14,21 @@ search of contract §7 ran it while the check decided. ``SecondSearch`` records
 that search's chunks, so the resolved retrieval fuses them instead of
 searching again; when it had not got that far, the words are searched beside
 the resolved text. ``_lightrag_seam`` installs ``vector_search`` in place of LightRAG's
-``_get_vector_context``; outside ``recording`` and ``fusing`` it is LightRAG's
-own search, unchanged.
+``_get_vector_context``, handing it the retrieval's ``record`` and ``fuse``
+(its ``RetrievalScope``); without either it is LightRAG's own search, unchanged.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable, Iterator, Sequence
-from contextlib import AbstractContextManager, contextmanager
-from contextvars import ContextVar
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from .speculative import settle
 
-__all__ = ["RRF_K", "SecondSearch", "fuse_chunks", "fusing", "recording", "vector_search"]
+__all__ = ["RRF_K", "SecondSearch", "fuse_chunks", "vector_search"]
 
 logger = logging.getLogger("lightrag_resolve")
 
@@ -53,29 +51,6 @@ class SecondSearch:
 
     def matches(self, query: str) -> bool:
         return isinstance(query, str) and query.strip() == self.text.strip()
-
-
-_recording: ContextVar[SecondSearch | None] = ContextVar("lightrag_resolve_raw_search_recording", default=None)
-_fusing: ContextVar[SecondSearch | None] = ContextVar("lightrag_resolve_raw_search_fusing", default=None)
-
-
-@contextmanager
-def _within(variable: ContextVar[SecondSearch | None], search: SecondSearch) -> Iterator[SecondSearch]:
-    token = variable.set(search)
-    try:
-        yield search
-    finally:
-        variable.reset(token)
-
-
-def recording(search: SecondSearch) -> AbstractContextManager[SecondSearch]:
-    """Within this block, in this task's context, keep the chunks the vector search finds for ``search.text``."""
-    return _within(_recording, search)
-
-
-def fusing(search: SecondSearch) -> AbstractContextManager[SecondSearch]:
-    """Within this block, in this task's context, fuse every vector chunk search with ``search``."""
-    return _within(_fusing, search)
 
 
 def _key(chunk: Chunk) -> Any:
@@ -116,21 +91,27 @@ async def vector_search(
     chunks_vdb: Any,
     query_param: Any,
     query_embedding: Any = None,
+    *,
+    record: SecondSearch | None = None,
+    fuse: SecondSearch | None = None,
 ) -> list[Chunk]:
-    """LightRAG's ``_get_vector_context``, recorded inside ``recording`` and fused inside ``fusing``."""
-    fuse_with = _fusing.get()
-    if fuse_with is None or fuse_with.matches(query):
+    """LightRAG's ``_get_vector_context``, kept in ``record`` and fused with ``fuse`` where their texts say.
+
+    The chunks found for ``record.text`` are kept in ``record``; a search for
+    any text but ``fuse.text`` is fused with ``fuse``'s chunks, searched beside
+    it when not yet known. Without either it is LightRAG's own search.
+    """
+    if fuse is None or fuse.matches(query):
         chunks = await lightrag_search(query, chunks_vdb, query_param, query_embedding)
-        record = _recording.get()
         if record is not None and record.matches(query):
             record.chunks = [dict(chunk) for chunk in chunks or ()]  # LightRAG may still add to its own
         return chunks
     raw: asyncio.Future[list[Chunk]] | None = None
-    if fuse_with.chunks is None:
-        raw = asyncio.ensure_future(lightrag_search(fuse_with.text, chunks_vdb, query_param, None))
+    if fuse.chunks is None:
+        raw = asyncio.ensure_future(lightrag_search(fuse.text, chunks_vdb, query_param, None))
     try:
         resolved = await lightrag_search(query, chunks_vdb, query_param, query_embedding)
-        raw_chunks = fuse_with.chunks if raw is None else await _second_chunks(raw)
+        raw_chunks = fuse.chunks if raw is None else await _second_chunks(raw)
     finally:
         if raw is not None:
             await settle(raw)

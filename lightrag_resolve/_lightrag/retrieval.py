@@ -7,14 +7,16 @@ fuse with a second search (§5.5, §5.10). ``retrieve_beside_check`` runs the
 reference check: in graph modes first, its keywords replacing LightRAG's
 extraction (one model call per follow-up, as plain LightRAG); in ``naive``
 mode beside a speculative search on the visitor's words, so only resolved
-turns wait.
+turns wait. What a retrieval asks of LightRAG's query (the exemption, the
+answer's words, the answer gate, the second search) is one ``RetrievalScope``,
+set once around it (``_lightrag_seam.retrieving``).
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from contextlib import ExitStack
 from dataclasses import replace
 from typing import Any, TypeVar
 
@@ -25,9 +27,9 @@ from .._decide.route import check_raised, checks_first
 from .._resolution import Resolution
 from .._tuning import ResolverTuning
 from .._turn.conversation import Turn
-from .answer_words import answering_with
-from .fusion import SecondSearch, fusing, recording
-from .seam import exempt_resolved
+from .answer_words import AnswerWords
+from .fusion import SecondSearch
+from .seam import RetrievalScope, retrieving
 from .speculative import search_beside_check
 
 __all__ = ["Retrieve", "retrieve_beside_check", "retrieve_resolved"]
@@ -66,11 +68,13 @@ async def retrieve_resolved(
         second = SecondSearch(resolution.standalone_question)
     elif resolution.path == "reference" and tuning.fuse_raw_search:
         second = raw_search or SecondSearch(resolution.original_query)
-    with exempt_resolved(resolution.query), ExitStack() as scope:
-        if not tuning.answer_on_resolved_text:
-            scope.enter_context(answering_with(resolution.original_query, retrieved=resolution.query))
-        if second is not None:
-            scope.enter_context(fusing(second))
+    words = AnswerWords(retrieved=resolution.query, visitors_words=resolution.original_query)
+    scope = RetrievalScope(
+        exempt=resolution.query,
+        answer_words=None if tuning.answer_on_resolved_text else words,
+        fuse=second,
+    )
+    with retrieving(scope):
         return await retrieve(resolution.query, param)
 
 
@@ -104,10 +108,8 @@ async def retrieve_beside_check(
     # The speculative search's chunks, kept for a fused resolved search (contract §5.5).
     raw_search = SecondSearch(turn.query) if tuning.fuse_raw_search else None
 
-    async def speculative() -> Any:
-        with ExitStack() as scope:
-            if raw_search is not None:
-                scope.enter_context(recording(raw_search))
+    async def speculative(gate: asyncio.Event) -> Any:
+        with retrieving(RetrievalScope(answer_gate=gate, record=raw_search)):
             return await retrieve(turn.query, param)
 
     return await search_beside_check(

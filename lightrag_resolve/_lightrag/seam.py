@@ -18,14 +18,17 @@ meant. ``check`` verifies a set of them, all the same way, and raises
 Nothing is patched on import. ``install``, called by the first
 ``ResolvingLightRAG``, checks the core's internals and wraps
 ``lightrag.lightrag.validate_rag_query`` and ``lightrag.operate._get_vector_context``
-once per process. The first wrapper is LightRAG's own check except inside
-``exempt_resolved`` for the text this task resolved, the second LightRAG's own
-search except inside ``_fusion.recording``/``fusing``, so a plain ``LightRAG``
-in the same process behaves exactly as without the library.
+once per process. LightRAG calls these wrappers, and the answer LLM
+``AnswerGate`` hands it, from inside its query with no argument of ours: each
+reads what the retrieval asks of it from the one ``RetrievalScope`` that
+``retrieving`` sets around that retrieval, in its task's context only. Outside
+one, each is LightRAG's own, so a plain ``LightRAG`` in the same process
+behaves exactly as without the library.
 """
 
 from __future__ import annotations
 
+import asyncio
 import importlib
 import inspect
 import threading
@@ -42,23 +45,24 @@ import lightrag.lightrag as lightrag_core
 import lightrag.operate as lightrag_operate
 
 from .._errors import LightRAGResolveError
-from .answer_words import on_visitors_words
-from .fusion import vector_search
+from .answer_words import AnswerWords, on_visitors_words
+from .fusion import SecondSearch, vector_search
 from .speculative import gate_answer
 
 __all__ = [
     "CORE",
     "PRIVATE_NAMES",
     "AnswerGate",
+    "RetrievalScope",
     "SERVER",
     "SUPPORTED_LIGHTRAG",
     "Internal",
     "SeamError",
     "chat_token_counter",
     "check",
-    "exempt_resolved",
     "install",
     "keyword_role_llm",
+    "retrieving",
     "run_sync",
     "seam_error",
     "set_chat_token_counter",
@@ -246,18 +250,50 @@ def check(internals: tuple[Internal, ...]) -> None:
         raise seam_error(problems)
 
 
-# ---- the query check's exemption ---------------------------------------------
+# ---- what one retrieval asks of LightRAG's query ----------------------------
 
-_resolved_text: ContextVar[str | None] = ContextVar("lightrag_resolve_resolved_text", default=None)
+
+@dataclass(frozen=True, kw_only=True)
+class RetrievalScope:
+    """What one retrieval asks of the wrappers LightRAG calls inside its query; ``retrieving`` sets it.
+
+    ``exempt``: a resolved text LightRAG's query check lets through (contract §6).
+    ``answer_words``: the answer LLM is asked with the visitor's words (§5.11).
+    ``answer_gate``: the answer LLM waits until it is set (a speculative branch, §7).
+    ``record``: the vector chunk search keeps the chunks it finds for ``record.text``.
+    ``fuse``: the vector chunk search of any other text is fused with it (§5.5, §5.10).
+    """
+
+    exempt: str | None = None
+    answer_words: AnswerWords | None = None
+    answer_gate: asyncio.Event | None = None
+    record: SecondSearch | None = None
+    fuse: SecondSearch | None = None
+
+
+_OUTSIDE = RetrievalScope()
+
+# Hook: LightRAG calls our wrappers (query check, chunk search, answer LLM) in its query with no argument of ours.
+_retrieval: ContextVar[RetrievalScope] = ContextVar("lightrag_resolve_retrieval", default=_OUTSIDE)
 _install_lock = threading.Lock()
 _installed = False
+
+
+@contextmanager
+def retrieving(scope: RetrievalScope) -> Iterator[RetrievalScope]:
+    """Within this block, in this task's context and the tasks it starts only, LightRAG's query reads ``scope``."""
+    token = _retrieval.set(scope)
+    try:
+        yield scope
+    finally:
+        _retrieval.reset(token)
 
 
 def _exempting(lightrag_check: Callable[[str], str]) -> Callable[[str], str]:
     @wraps(lightrag_check)
     def validate_rag_query(query: str) -> str:
-        """LightRAG's minimum-weight check, except for the text this task resolved."""
-        allowed = _resolved_text.get()
+        """LightRAG's minimum-weight check, except for the text this retrieval resolved."""
+        allowed = (_retrieval.get().exempt or "").strip()
         if allowed and isinstance(query, str) and query.strip() == allowed:
             return allowed
         return lightrag_check(query)
@@ -270,8 +306,11 @@ def _fusable(lightrag_search: Callable[..., Awaitable[list[dict[str, Any]]]]) ->
     async def _get_vector_context(
         query: str, chunks_vdb: Any, query_param: Any, query_embedding: Any = None
     ) -> list[dict[str, Any]]:
-        """LightRAG's vector chunk search, fused with the visitor's words where a resolution asks (§5.5)."""
-        return await vector_search(lightrag_search, query, chunks_vdb, query_param, query_embedding)
+        """LightRAG's vector chunk search, recorded or fused where this retrieval asks (§5.5)."""
+        scope = _retrieval.get()
+        return await vector_search(
+            lightrag_search, query, chunks_vdb, query_param, query_embedding, record=scope.record, fuse=scope.fuse
+        )
 
     return _get_vector_context
 
@@ -279,7 +318,7 @@ def _fusable(lightrag_search: Callable[..., Awaitable[list[dict[str, Any]]]]) ->
 def install() -> None:
     """Check the core's internals and wrap LightRAG's query check and vector chunk search, once per process.
 
-    Thread-safe. Both wrappers are LightRAG's own functions outside this library's context variables.
+    Thread-safe. Both wrappers are LightRAG's own functions outside a ``retrieving`` block.
     """
     global _installed
     with _install_lock:
@@ -291,16 +330,6 @@ def install() -> None:
         _installed = True
 
 
-@contextmanager
-def exempt_resolved(text: str) -> Iterator[None]:
-    """Within this block, in this task's context only, LightRAG's query check lets ``text`` through."""
-    token = _resolved_text.set(text.strip())
-    try:
-        yield
-    finally:
-        _resolved_text.reset(token)
-
-
 class AnswerGate:
     """Mixin of ``ResolvingLightRAG``: LightRAG's ``_build_global_config``, with the answer LLM gated.
 
@@ -309,14 +338,17 @@ class AnswerGate:
     that function waits for the reference check, so no answer is written from
     a context the check is about to replace, and on a resolved turn it is
     asked with the visitor's words instead of the retrieved text
-    (``_answer_words``, contract §5.11). Elsewhere it is LightRAG's own.
+    (``_answer_words``, contract §5.11): both as the query's ``RetrievalScope``
+    says, read once per query here. Elsewhere it is LightRAG's own.
     """
 
     def _build_global_config(self) -> dict[str, Any]:
         config: dict[str, Any] = super()._build_global_config()  # type: ignore[misc]
         funcs = config.get("role_llm_funcs")
         if isinstance(funcs, dict) and "query" in funcs:
-            config["role_llm_funcs"] = {**funcs, "query": gate_answer(on_visitors_words(funcs["query"]))}
+            scope = _retrieval.get()
+            answer = gate_answer(on_visitors_words(funcs["query"], scope.answer_words), scope.answer_gate)
+            config["role_llm_funcs"] = {**funcs, "query": answer}
         return config
 
 

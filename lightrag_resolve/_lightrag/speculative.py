@@ -4,8 +4,10 @@ Two branches run at once: the speculative retrieval, and the check. On KEEP,
 AMBIGUOUS or any failure the speculative result is used as is; on RESOLVE it
 is cancelled and retrieval runs again on the enriched text. An answer written
 from the unresolved context would be wasted on RESOLVE, so the speculative
-branch's answer call waits behind a gate that opens only when the check kept
-the message. Nothing started here outlives the call that started it.
+branch is handed a gate that opens only when the check kept the message, and
+its answer call waits behind it (``gate_answer``, reached through the
+retrieval's ``RetrievalScope`` in ``_lightrag_seam``). Nothing started here
+outlives the call that started it.
 
 (Graph modes run the check first: its one call also gives the keywords
 LightRAG would extract before any search, ``_reference_search``.)
@@ -15,7 +17,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from contextvars import ContextVar
 from typing import Any, Awaitable, Callable, TypeVar
 
 from .._observe.tracing import retrieval_span, start_retrieval_span
@@ -28,16 +29,15 @@ logger = logging.getLogger("lightrag_resolve")
 T = TypeVar("T")
 K = TypeVar("K")
 
-_answer_gate: ContextVar[asyncio.Event | None] = ContextVar("lightrag_resolve_answer_gate", default=None)
 
+def gate_answer(
+    answer_llm: Callable[..., Awaitable[Any]] | None, gate: asyncio.Event | None
+) -> Callable[..., Awaitable[Any]] | None:
+    """``answer_llm``, made to wait until ``gate`` opens (a speculative branch's answer waits for the check).
 
-def gate_answer(answer_llm: Callable[..., Awaitable[Any]] | None) -> Callable[..., Awaitable[Any]] | None:
-    """``answer_llm``, made to wait for the check when called from a speculative branch.
-
-    Outside a speculative branch the function is returned as it is, so every
-    other query pays nothing.
+    Without a gate the function is returned as it is, so every other query
+    pays nothing.
     """
-    gate = _answer_gate.get()
     if gate is None or answer_llm is None:
         return answer_llm
 
@@ -60,14 +60,16 @@ async def settle(*tasks: asyncio.Future[Any] | None) -> None:
 async def search_beside_check(
     *,
     check: Callable[[], Awaitable[Resolution]],
-    speculative: Callable[[], Awaitable[T]],
+    speculative: Callable[[asyncio.Event], Awaitable[T]],
     resolved: Callable[[Resolution], Awaitable[T]],
     on_error: Resolution,
     on_decision: Callable[[Resolution], None] = lambda resolution: None,
 ) -> tuple[Resolution, T]:
-    """Run ``check`` beside ``speculative()``; retrieve again only when the check resolved.
+    """Run ``check`` beside ``speculative(gate)``; retrieve again only when the check resolved.
 
-    On a changed resolution the speculative branch is cancelled and
+    ``gate`` opens once the check kept the message: the speculative branch's
+    answer, if it writes one, waits for it (``gate_answer``). On a changed
+    resolution the speculative branch is cancelled and
     ``resolved(resolution)`` retrieves. ``on_error`` is the resolution used
     if the check itself raises. ``on_decision`` hears the resolution once it
     is known, before the retrieval that follows (which may still fail).
@@ -77,9 +79,8 @@ async def search_beside_check(
     outcome = "cancelled"
 
     async def speculative_branch() -> T:
-        _answer_gate.set(gate)  # this task's own context: no other query sees it
         with traced.activate():
-            return await speculative()
+            return await speculative(gate)
 
     branch = asyncio.ensure_future(speculative_branch())
     checking = asyncio.ensure_future(check())

@@ -29,6 +29,7 @@ ModelRole = Literal["keywords", "text", "reference"]
 """Which resolver question a model call asks: the short reply's keywords or text, or the reference check (whose
 one answer also restates a follow-up it could not name, and gives LightRAG's keywords in graph modes)."""
 
+# Hook: the LLM function, called with LightRAG's signature, has no argument that says which role asks (asking_role).
 _asking: ContextVar[ModelRole | None] = ContextVar("lightrag_resolve_model_role", default=None)
 
 

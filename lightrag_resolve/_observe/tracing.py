@@ -78,8 +78,18 @@ class _Scope:
     capture: bool
 
 
-_scope: ContextVar[_Scope | None] = ContextVar("lightrag_resolve_trace_scope", default=None)
-_model_span: ContextVar[TracedSpan | None] = ContextVar("lightrag_resolve_model_span", default=None)
+@dataclass(frozen=True)
+class _Traced:
+    """What the code a traced query runs reads: its scope, and the resolver span its model call reports to."""
+
+    scope: _Scope | None = None
+    model_span: TracedSpan | None = None
+
+
+_UNTRACED = _Traced()
+
+# Hook: OpenTelemetry: the query's tracer and resolver span, read below Resolver.run/ask (no trace argument there).
+_traced: ContextVar[_Traced] = ContextVar("lightrag_resolve_tracing", default=_UNTRACED)
 
 
 def _tracer(config: ResolverConfig) -> trace.Tracer | None:
@@ -177,9 +187,11 @@ def _start(scope: _Scope | None, name: str) -> TracedSpan:
 
 
 @contextmanager
-def _scoped(scope: _Scope, name: str) -> Iterator[TracedSpan]:
+def _scoped(scope: _Scope, name: str, *, model: bool = False) -> Iterator[TracedSpan]:
+    """Start ``name`` and make it current with ``scope``; with ``model``, the span the model call reports to."""
     span = _start(scope, name)
-    token = _scope.set(scope)
+    model_span = span if model else _traced.get().model_span
+    token = _traced.set(_Traced(scope=scope, model_span=model_span))
     try:
         with span.activate():
             yield span
@@ -187,7 +199,7 @@ def _scoped(scope: _Scope, name: str) -> Iterator[TracedSpan]:
         span.fail(exc)
         raise
     finally:
-        _scope.reset(token)
+        _traced.reset(token)
         span.end()
 
 
@@ -260,8 +272,8 @@ def resolver_span(config: ResolverConfig, path: str, turn: Turn, llm: Any, model
     Inside a query the query's tracer is used; a resolver run on its own (no
     parent) gets a tracer from ``config``.
     """
-    scope = _scope.get() or _scope_for(config)
-    with _scoped(scope, _NS + path) as span:
+    scope = _traced.get().scope or _scope_for(config)
+    with _scoped(scope, _NS + path, model=True) as span:
         span.set("gen_ai.operation.name", "chat")
         span.set("gen_ai.request.model", model)
         provider = _provider_name(llm)
@@ -270,11 +282,7 @@ def resolver_span(config: ResolverConfig, path: str, turn: Turn, llm: Any, model
             span.set("gen_ai.system", provider)
         span.set("mode", turn.mode)
         span.set("path", path)
-        token = _model_span.set(span)
-        try:
-            yield ResolverSpan(span)
-        finally:
-            _model_span.reset(token)
+        yield ResolverSpan(span)
 
 
 def _provider_name(llm: Any) -> str | None:
@@ -295,7 +303,7 @@ def _count(usage: Any, *names: str) -> int | None:
 
 def record_model_result(result: Any) -> None:
     """Record the token usage a model result reports on the running resolver span, if any."""
-    span = _model_span.get()
+    span = _traced.get().model_span
     if span is None:
         return
     try:
@@ -315,7 +323,7 @@ def start_retrieval_span(branch: str) -> TracedSpan:
     ``outcome`` (``used``, ``cancelled`` or ``failed``) and ends it. Outside
     a traced query it is a no-op.
     """
-    span = _start(_scope.get(), SPAN_RETRIEVAL)
+    span = _start(_traced.get().scope, SPAN_RETRIEVAL)
     span.set("branch", branch)
     return span
 
