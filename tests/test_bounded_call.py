@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from lightrag_resolve._model.bounded import call_bounded
+from lightrag_resolve._bounded_call import call_bounded
 
 
 async def answers() -> str:

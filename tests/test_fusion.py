@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from lightrag import QueryParam
 
-from lightrag_resolve._lightrag.rag.fusion import SecondSearch, fuse_chunks, vector_search
+from lightrag_resolve._lightrag.fusion import SecondSearch, fuse_chunks, vector_search
 from strategies import chunk_id_rankings
 from test_reference_integration import ASK, HISTORY, RetrievalSpy, scripted
 from tuned import tuned

@@ -1,4 +1,4 @@
-"""The one LightRAG seam (``lightrag_resolve._lightrag.rag.seam``): every internal listed and checked, nothing patched on import."""
+"""The one LightRAG seam (``lightrag_resolve._lightrag.seam``): every internal listed and checked, nothing patched on import."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from lightrag.query_validation import validate_rag_query as lightrags_check
 import lightrag_resolve
 from fakes import ScriptedLLM, keyword_json
 from lightrag_resolve import LightRAGResolveError
-from lightrag_resolve._lightrag.rag.seam import CORE, PRIVATE_NAMES, SUPPORTED_LIGHTRAG, SeamError, check
+from lightrag_resolve._lightrag.seam import CORE, PRIVATE_NAMES, SUPPORTED_LIGHTRAG, SeamError, check
 
 PACKAGE = Path(lightrag_resolve.__file__).parent
 ROOT = PACKAGE.parent
@@ -102,7 +102,7 @@ def test_an_unsupported_lightrag_fails_at_construction_and_concurrent_installs_w
         _BUILD
         + """
     from lightrag_resolve import LightRAGResolveError
-    from lightrag_resolve._lightrag.rag import seam as _lightrag_seam
+    from lightrag_resolve._lightrag import seam as _lightrag_seam
 
     report = {}
     saved = core._run_sync

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from lightrag_resolve import ResolverConfig
-from lightrag_resolve._lightrag.rag.role_llms import reference_llm, resolver_llm
+from lightrag_resolve._lightrag.role_llms import reference_llm, resolver_llm
 
 
 class FakeLLM:

@@ -18,8 +18,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from lightrag_resolve import Resolution
-from lightrag_resolve._lightrag.rag.seam import RetrievalScope, _retrieval, retrieving
-from lightrag_resolve._lightrag.rag.speculative import gate_answer, search_beside_check, settle
+from lightrag_resolve._lightrag.seam import RetrievalScope, _retrieval, retrieving
+from lightrag_resolve._lightrag.speculative import gate_answer, search_beside_check, settle
 from test_model_call import others_done
 
 ASK = "Which retailers already run it?"

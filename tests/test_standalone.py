@@ -15,7 +15,7 @@ import pytest
 from conversations import SHOPS
 from fakes import ScriptedLLM, reference_json
 from lightrag_resolve import Message, Resolution, Resolver, ResolverConfig, Turn
-from lightrag_resolve._lightrag.rag.fusion import fuse_chunks
+from lightrag_resolve._lightrag.fusion import fuse_chunks
 from lightrag_resolve._enforce import standalone_question
 from test_fusion import count_vector_searches, ids, naive_param, plain_chunks, with_product_sheets
 from test_reference_integration import ASK, HISTORY

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from lightrag import LightRAG, QueryParam
-from lightrag_resolve._lightrag.rag.fusion import SecondSearch
+from lightrag_resolve._lightrag.fusion import SecondSearch
 from reference_text_probe import (  # run as a script: benchmarks/probes/ is on the path
     first_run_by_item,
     hit_at,

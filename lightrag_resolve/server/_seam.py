@@ -44,7 +44,7 @@ The instance also explains a too-short follow-up it did not resolve
 (``_quiet``); LightRAG's own logger gets two filters (``QuietRefusals``,
 ``DemotedLines``) for the lines those leave.
 
-``check`` verifies each name as ``lightrag_resolve._lightrag.rag.seam`` declares it
+``check`` verifies each name as ``lightrag_resolve._lightrag.seam`` declares it
 (``SERVER``): present, and read as a global by the code that uses it, so a
 LightRAG release that moves the logic stops start-up with ``SeamError``
 instead of serving without resolution. Every worker gets the patched

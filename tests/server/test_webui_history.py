@@ -20,7 +20,7 @@ from fake_llm_endpoint import fake_llm_endpoint, kb_script
 from harness import RunningServer, require_server_deps, running_server, server_env
 
 from lightrag_resolve import ResolverConfig
-from lightrag_resolve._lightrag.rag.seam import SeamError
+from lightrag_resolve._lightrag.seam import SeamError
 from lightrag_resolve.server._webui import (
     HISTORY_TURNS,
     HistoryDefaultPages,
