@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from ._clean_text import CLIP_MARKER, HAN_CHARS, answered_sentence, split_elisions, split_sentences, without_possessive
 from ._enforce import contains_phrase
 from ._languages import LANGUAGES, detect, every_language
+from ._picks import picked_option
 from ._pointing_words import points_back
 
 __all__ = [
@@ -54,7 +55,11 @@ def _stop_words(text: str) -> frozenset[str]:
     return record.name_stop_words if record is not None and record.name_stop_words else _STOP
 
 
-_CONNECTORS = frozenset({"de", "du", "des", "d", "of", "for", "la", "le", "les", "l", "del", "da", "von", "van", "&"})
+_UNRECORDED_CONNECTORS = frozenset({"da", "van", "&"})
+"""Name particles of languages with no record ("da" in Italian and Portuguese, "van" in Dutch) and "&": in the first
+candidate collector, written beside the bundled sample (an evaluation set) with no data recorded for them."""
+_CONNECTORS = frozenset(word for record in LANGUAGES for word in record.name_connectors) | _UNRECORDED_CONNECTORS
+"""What joins the capitalised words of one name ("Bank of America"): every record's ``name_connectors``."""
 # What joins the items of an option list, in every shipped language ("A1, B1 or C1", "A1 oder B1", "医疗、建筑").
 _LIST_GAPS = frozenset(gap for record in LANGUAGES for gap in record.list_gaps)
 _QUOTED = re.compile(
@@ -64,24 +69,16 @@ _QUOTED = re.compile(
 _SENTENCE_END = re.compile(r"[.!?;:\n«»\"“”()\[\]¿¡]\s*$")
 
 
-def _ordinal(index: int) -> re.Pattern[str]:
-    """The ordinals of every shipped language for the option at ``index`` (-1: the last one)."""
-    return every_language(
-        lambda record: (record.last if index == -1 else record.ordinals[index],), whole_words=True, flags=re.IGNORECASE
-    )
-
-
-_ORDINALS: tuple[tuple[re.Pattern[str], int], ...] = tuple((_ordinal(index), index) for index in (0, 1, 2, 3, -1))
-_NEGATING = every_language(lambda record: record.negating, whole_words=True, flags=re.IGNORECASE)
-_ACCEPTING_NEGATIONS = every_language(lambda record: record.accepting_negations, flags=re.IGNORECASE)
-_CLAUSE_END = re.compile(r"[,;:.!?¿¡，。；：！？、]|\b(?:but|mais|aber|sondern|pero|sino)\b|但是|而是")
 _HAN_RUN = re.compile(f"[{HAN_CHARS}]+")
 _HAN_GAPS = re.compile(
     "|".join(sorted((re.escape(gap) for gap in _LIST_GAPS if not gap.isascii()), key=len, reverse=True))
 )
-_HAN_CLAUSE = re.compile(r"[：:；;。？！?!（）()]|(?:包括|比如|例如)")
+_HAN_CLAUSE = re.compile(
+    r"[：:；;。？！?!（）()]|" + every_language(lambda record: record.list_openers).pattern  # "包括", "比如"
+)
+"""Where a clause of Chinese text ends: a punctuation mark, or a word after which a list begins (``list_openers``)."""
 _MAX_HAN_OPTION = 8
-_NUMBERED = re.compile(r"(?:\b(?:number|option|no\.?|n°|numéro)\s*|#)(\d{1,2})\b", re.IGNORECASE)
+"""Characters of a Chinese option at most. Evidence: the languages issue's forms (no evaluation item)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -374,54 +371,3 @@ def _answered_options(text: str) -> tuple[str, ...]:
 def _common_noun(name: str) -> bool:
     """One capitalised word and nothing else of a name's shape: in German, a noun ("Produkte", "Schulung")."""
     return " " not in name and not name.isupper() and not any(char.isdigit() or char.isupper() for char in name[1:])
-
-
-def _negated(reply: str, start: int, end: int) -> bool:
-    """Whether the clause of ``reply[start:end]`` rules it out ("Not B1", "pas le premier", "不是第一个").
-
-    A clause ends at a punctuation mark or a "but": "No, B1" and "not A1 but B1"
-    pick B1's clause, which holds no negation. Negations that accept ("why
-    not", "pourquoi pas") rule nothing out.
-    """
-    text = _ACCEPTING_NEGATIONS.sub(lambda match: " " * len(match.group()), reply)
-    left = max((match.end() for match in _CLAUSE_END.finditer(text, 0, start)), default=0)
-    right = next((match.start() for match in _CLAUSE_END.finditer(text, end)), len(text))
-    return _NEGATING.search(text, left, right) is not None
-
-
-def _mention(reply: str, name: str) -> tuple[int, int]:
-    """Where ``reply`` names ``name`` (case-insensitive, whole words where words are apart); the whole reply
-    when the name is found only across a gap the phrase match allows."""
-    match = re.search(r"(?<!\w)" + re.escape(name) + r"(?!\w)", reply, re.IGNORECASE) or re.search(
-        re.escape(name), reply, re.IGNORECASE
-    )
-    return (match.start(), match.end()) if match is not None else (0, len(reply))
-
-
-def picked_option(reply: str, candidates: Candidates) -> str | None:
-    """The name a short reply picks: the one candidate it names, else the option its ordinal points at.
-
-    "Yes, B1" names B1; "the second one" and "la deuxième" count in the order of
-    the options the assistant's last sentence offered. A reply naming several
-    candidates, an ordinal with no such list, or a pick its clause negates
-    ("Not B1", "pas le premier": ``negating``, every shipped language) picks none.
-    """
-    named = candidates.mentioned_in(reply)
-    if len(named) == 1:
-        return None if _negated(reply, *_mention(reply, named[0])) else named[0]
-    options = candidates.options
-    if named or not options:
-        return None
-    numbered = _NUMBERED.search(reply)
-    if numbered is not None:
-        index = int(numbered.group(1)) - 1
-        fits = 0 <= index < len(options) and not _negated(reply, numbered.start(), numbered.end())
-        return options[index] if fits else None
-    hits = {(index, match.start(), match.end()) for pattern, index in _ORDINALS for match in pattern.finditer(reply)}
-    indexes = {index for index, _, _ in hits}
-    if len(indexes) != 1:
-        return None
-    index = indexes.pop()
-    if any(_negated(reply, hit_start, hit_end) for _, hit_start, hit_end in hits):
-        return None
-    return options[index] if -len(options) <= index < len(options) else None

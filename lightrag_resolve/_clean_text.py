@@ -24,10 +24,10 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import cache
 
 __all__ = [
     "CLIP_MARKER",
-    "ELIDED_WORDS",
     "MAX_KEYWORD_CHARS",
     "MAX_NAME_CHARS",
     "MAX_PROMPT_PART_CHARS",
@@ -37,6 +37,7 @@ __all__ = [
     "answered_sentence",
     "clean_single_line",
     "clip_chars",
+    "elided_words",
     "encodable",
     "is_question",
     "normalize_for_compare",
@@ -208,40 +209,48 @@ def without_possessive(name: str) -> str:
     return _POSSESSIVE.sub("", name.strip())
 
 
-# Written from the elisions the grammars of French (Grevisse, "Le Bon Usage", §44-45), Italian (Treccani,
-# "elisione") and Catalan (IEC, "apostrofació") list for articles, pronouns, prepositions and conjunctions:
-# the word loses its last vowel before a vowel and is written joined to the next word by an apostrophe
+# An elided word loses its last vowel before a vowel and is written joined to the next word by an apostrophe
 # ("d'Orbit", "l’offre", "qu'Orbit", "dell'Orbit", "un'azienda"). English contractions ("don't", "it's")
 # put the apostrophe after the word's stem, not after one of these, and are left whole.
-ELIDED_WORDS = frozenset(
+_UNRECORDED_ELISIONS = frozenset(
     {
-        # French, Catalan and Italian alike
-        "c", "d", "j", "l", "m", "n", "s", "t",
-        # French
-        "qu", "jusqu", "lorsqu", "puisqu", "quoiqu", "presqu", "quelqu",
+        # Italian and Catalan alike (and French, whose record lists them too)
+        "c", "d", "l", "m", "n", "s", "t",
         # Italian
         "v", "un", "all", "dall", "dell", "nell", "sull", "coll", "quest", "quell", "bell", "sant", "anch", "com",
         "dov", "cos", "buon", "nessun", "ciascun", "alcun",
     }
 )  # fmt: skip
-"""Elided forms written before an apostrophe and the next word, lower-cased (French, Italian, Catalan)."""
+"""Elided forms of Italian and Catalan, languages with no record: written from the elisions Treccani ("elisione") and
+the IEC ("apostrofació") list for articles, pronouns, prepositions and conjunctions (issue 31, item 5; no data)."""
+
+
+@cache
+def elided_words() -> frozenset[str]:
+    """Elided forms written before an apostrophe and the next word, lower-cased: every language record's ``elisions``
+    (French) and ``_UNRECORDED_ELISIONS`` (Italian, Catalan)."""
+    from ._languages import LANGUAGES  # here, not above: the records' package reads this module's script ranges
+
+    return frozenset(word for record in LANGUAGES for word in record.elisions) | _UNRECORDED_ELISIONS
+
 
 _ELISION = re.compile(r"([^\W\d_]+)['\u2019](?=[^\W\d_])")
-"""A word, an apostrophe and a letter: an elision where the word is one of ``ELIDED_WORDS``."""
+"""A word, an apostrophe and a letter: an elision where the word is one of ``elided_words``."""
 _ELIDED_IN_TEXT = re.compile(r"(?<![^\W\d_])" + _ELISION.pattern)
 """``_ELISION`` where a word starts, anywhere in a text."""
 
 
 def split_elisions(text: str) -> str:
-    """``text`` with each elided word and its apostrophe (``ELIDED_WORDS``) made spaces, at the same length.
+    """``text`` with each elided word and its apostrophe (``elided_words``) made spaces, at the same length.
 
     "recommande l'Orbit CRM" reads "recommande   Orbit CRM", so a tokenizer
     finds the name "Orbit CRM" where it would have found the word "l'Orbit",
     and "C'est" gives no "C"; offsets into the text stay valid. "don't" and
     "aujourd'hui" are left as they are.
     """
+    elided = elided_words()
     return _ELIDED_IN_TEXT.sub(
-        lambda match: " " * len(match.group()) if match.group(1).casefold() in ELIDED_WORDS else match.group(0), text
+        lambda match: " " * len(match.group()) if match.group(1).casefold() in elided else match.group(0), text
     )
 
 
@@ -253,7 +262,7 @@ def without_elision(word: str) -> str:
     as such. "don't", "O'Brien" and "aujourd'hui" stay whole.
     """
     match = _ELISION.match(word)
-    if match is None or match.group(1).casefold() not in ELIDED_WORDS:
+    if match is None or match.group(1).casefold() not in elided_words():
         return word
     return without_elision(word[match.end() :])
 

@@ -19,6 +19,7 @@ from .._clean_text import (
     clip_chars,
     normalize_for_compare,
 )
+from .._languages import LANGUAGES, every_language
 
 if TYPE_CHECKING:
     pass
@@ -40,14 +41,7 @@ __all__ = [
 
 # A model that narrates ("The visitor wants…", "L'utilisateur demande…") has
 # leaked its reasoning instead of answering; such text never reaches retrieval.
-_SCAFFOLD = re.compile(
-    r"\b(?:the|an?|this)\s+(?:assistant|visitor|user|chatbot|bot)\b"
-    r"|\b(?:the|this)\s+(?:conversation|message|reply)\b"
-    r"|\bl['’]\s*(?:assistant|assistante|utilisateur|utilisatrice|interlocuteur)\b"
-    r"|\b(?:le|la|du|au|une?|ce|cette)\s+(?:visiteur|visiteuse|chatbot)\b"
-    r"|\b(?:la|cette)\s+conversation\b|\b(?:le|ce)\s+message\b",
-    re.IGNORECASE,
-)
+_SCAFFOLD = every_language(lambda record: record.narrating, whole_words=True, flags=re.IGNORECASE)
 
 
 # A model that answers in a prompt's own format has answered another question, or copied the prompt: the
@@ -57,8 +51,7 @@ _SCAFFOLD = re.compile(
 _VERDICT_LEAD = re.compile(r"^(?:resolve|keep|ambiguous)\b\s*(?:[:\-–—=]|$)", re.IGNORECASE)
 _VERDICT_WORD = re.compile(r"(?<![\w-])(?:RESOLVE|KEEP|AMBIGUOUS|NONE)(?![\w-])")
 _PROMPT_LABEL = re.compile(
-    r"(?<![\w-])(?:visitor|visiteur|visiteuse|assistant|assistante|user|utilisateur|utilisatrice"
-    r"|conversation|reply|message|follow-up\s+message|standalone\s+question)\s*:",
+    r"(?<![\w-])(?:" + "|".join(label for record in LANGUAGES for label in record.prompt_labels) + r")\s*:",
     re.IGNORECASE,
 )
 _PROMPT_KEY = re.compile(
@@ -68,14 +61,18 @@ _PROMPT_KEY = re.compile(
 )
 
 
-_NONE_ANSWERS = frozenset({"none", "null", "n/a", "na", "aucun", "aucune", "rien", "-"})
+_NONE_ANSWERS = frozenset(word for record in LANGUAGES for word in record.none_answers) | {"null", "-"}
+"""A model's "nothing": every record's ``none_answers``, JSON's ``null`` and a dash. Evidence: the first output
+checks, written from the prompts' NONE (no evaluation data recorded)."""
 
 
 _LABEL = re.compile(
-    r"^(?:search\s+query|query|rewritten\s+query|rewrite|requête|recherche|answer|réponse"
-    r"|standalone\s+question|rewritten\s+question|question)\s*:\s*",
+    r"^(?:"
+    + "|".join(label for record in LANGUAGES for label in (*record.query_labels, *record.answer_labels))
+    + r")\s*:\s*",
     re.IGNORECASE,
 )
+"""A label before a model's answer ("Query:", "Réponse :"): every record's ``query_labels`` and ``answer_labels``."""
 
 
 QUOTES = "\"'`“”‘’«» "
