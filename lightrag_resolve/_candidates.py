@@ -42,7 +42,8 @@ MAX_NGRAMS = 1000
 """At most this many window n-grams are looked up in the graph (one batch call)."""
 
 _LETTER = rf"(?:(?![{HAN_CHARS}])[^\W_])"
-# A token is a run of Han characters, or a word of another script: "提供Kadoro和" holds three tokens.
+# A token is a run of Han characters, or a word of another script: "提供Kadoro和" holds three tokens (evidence: the
+# languages issue's forms; words of other scripts from the first candidate collector, beside the bundled sample).
 _TOKEN = re.compile(rf"[{HAN_CHARS}]+|{_LETTER}(?:(?![{HAN_CHARS}])[\w'’\-.])*{_LETTER}|{_LETTER}", re.UNICODE)
 # Capitalised function words of every shipped language: never the start or end of a name.
 _STOP = frozenset(word for record in LANGUAGES for word in record.name_stop_words)
@@ -50,7 +51,8 @@ _STOP = frozenset(word for record in LANGUAGES for word in record.name_stop_word
 
 
 def _stop_words(text: str) -> frozenset[str]:
-    """The capitalised function words of ``text``'s own language ("Los Angeles" keeps "Los" in English)."""
+    """The capitalised function words of ``text``'s own language ("Los Angeles" keeps "Los" in English).
+    Evidence: the MTRAG cut's "Los Angeles" (an evaluation set)."""
     record = detect(text)
     return record.name_stop_words if record is not None and record.name_stop_words else _STOP
 
@@ -66,7 +68,10 @@ _QUOTED = re.compile(
     r"“([^”\n]{2,60})”|«\s*([^»\n]{2,60}?)\s*»|\"([^\"\n]{2,60})\"|‘([^’\n]{2,60})’|„([^“\n]{2,60})“"
     r"|「([^」\n]{1,60})」|《([^》\n]{1,60})》|『([^』\n]{1,60})』"
 )
+"""A quoted term in each script's quotation marks. Evidence: « » “ ” from the first candidate collector, written beside the bundled sample (an evaluation set); „“ 「」 《》 from the
+languages issue's forms (no evaluation item)."""
 _SENTENCE_END = re.compile(r"[.!?;:\n«»\"“”()\[\]¿¡]\s*$")
+"""What ends a sentence or a quotation before a word, in English, French and Spanish. Evidence: the first candidate collector, written beside the bundled sample (an evaluation set)."""
 
 
 _HAN_RUN = re.compile(f"[{HAN_CHARS}]+")
@@ -91,7 +96,8 @@ class _Run:
 
 
 def _name_like(token: str) -> bool:
-    """Capitalised, all capitals, or letters mixed with digits ("A1", "Tableau360")."""
+    """Capitalised, all capitals, or letters mixed with digits ("A1", "Tableau360").
+    Evidence: the bundled sample's names ("A1", "Pulse POS"), an evaluation set."""
     first = token[0]
     has_digit = any(char.isdigit() for char in token)
     has_alpha = any(char.isalpha() for char in token)
@@ -104,6 +110,7 @@ def _sentence_initial(text: str, start: int) -> bool:
 
 
 def _is_filler(token: str, stop: frozenset[str] = _STOP) -> bool:
+    """A function word or a connector: no name starts or ends with one. Evidence: the first candidate collector, written beside the bundled sample (an evaluation set)."""
     word = token.casefold().strip("'’")
     return word in stop or word in _CONNECTORS
 
@@ -113,6 +120,8 @@ def _runs(text: str, *, split_at_stop_words: bool = False) -> list[_Run]:
 
     ``split_at_stop_words``: a function word inside a run ends it, where every
     noun is capitalised and "Suchen Sie A1" is no name but "A1" is.
+    Evidence: the bundled sample's names ("Parcours Cerclia", "l'Orbit CRM"), an evaluation set; German from the
+    languages issue's forms.
     """
     text = split_elisions(text)  # "l'Orbit CRM": the name is "Orbit CRM"
     matches = list(_TOKEN.finditer(text))
@@ -151,7 +160,8 @@ def _runs(text: str, *, split_at_stop_words: bool = False) -> list[_Run]:
 
 
 def _plain_word(run: _Run, text: str, texts: Sequence[str]) -> bool:
-    """A single capitalised word that only ever starts a sentence ("Depending", "Tell"): not a name."""
+    """A single capitalised word that only ever starts a sentence ("Depending", "Tell"): not a name.
+    Evidence: the bundled sample and the MTRAG cut, both evaluation sets."""
     word = run.text
     if " " in word or word.isupper() or any(char.isdigit() for char in word):
         return False
@@ -162,7 +172,8 @@ def _plain_word(run: _Run, text: str, texts: Sequence[str]) -> bool:
 
 
 def _han_option_lists(text: str) -> list[tuple[str, ...]]:
-    """The option lists of Chinese text: short items joined by "、", "和", "还是"… within one clause."""
+    """The option lists of Chinese text: short items joined by "、", "和", "还是"… within one clause.
+    Evidence: the languages issue's forms; no evaluation item was read."""
     lists: list[tuple[str, ...]] = []
     for clause in _HAN_CLAUSE.split(text):
         items = [item.strip(" ，,") for item in _HAN_GAPS.split(clause)]
@@ -172,7 +183,8 @@ def _han_option_lists(text: str) -> list[tuple[str, ...]]:
 
 
 def option_lists(text: str) -> list[tuple[str, ...]]:
-    """The option lists of one message, in order: runs joined by ",", "or", "et", "oder", "、"…"""
+    """The option lists of one message, in order: runs joined by ",", "or", "et", "oder", "、"…
+    Evidence: the bundled sample's option lists (an evaluation set); other languages' joins from their records."""
     if _HAN_RUN.search(text) and not any(char.isupper() for char in text):
         return _han_option_lists(text)
     record = detect(text)
@@ -194,6 +206,7 @@ def option_lists(text: str) -> list[tuple[str, ...]]:
 
 
 def _quoted(text: str) -> list[str]:
+    """The quoted terms of ``text`` of at most six words. Evidence: the first candidate collector, written beside the bundled sample (an evaluation set)."""
     found = []
     for match in _QUOTED.finditer(text):
         term = " ".join(next(group for group in match.groups() if group).split())
@@ -206,7 +219,8 @@ def name_ngrams(texts: Iterable[str], *, max_words: int = 4, limit: int = MAX_NG
     """Every 1- to ``max_words``-word span of ``texts``, as written, first seen first, at most ``limit``.
 
     These are what a graph is asked about: their number depends on the window,
-    not on the graph, so the lookup stays one bounded batch call.
+    not on the graph, so the lookup stays one bounded batch call. Evidence: the
+    first candidate collector; Han pieces of 2 to 6 characters from the languages issue's forms.
     """
     seen: set[str] = set()
     spans: list[str] = []
@@ -308,6 +322,7 @@ def collect_candidates(
     Order: the latest message first; within a message, graph-known names and
     option-list items before other capitalised runs and quoted terms, each in
     order of appearance. The company's own name is never a candidate.
+    Evidence: the first candidate collector, written beside the bundled sample (an evaluation set).
     """
     known = {name.casefold(): name for name in known_names}
     texts = [text for _, text in messages]
@@ -353,7 +368,8 @@ def _answered_options(text: str) -> tuple[str, ...]:
     none when the question was clipped (its list may go on past the clip); else, when that question only
     points at them ("Kadoro, Magazio or Cerclia. Which one interests you?",
     "Welches interessiert Sie?"), the last list of the sentence right before it (a list further back may be
-    what a sentence in between said about one of them)."""
+    what a sentence in between said about one of them). Evidence: the bundled sample's questions (an evaluation
+    set: a list further back misled a French plan question) and the languages issue's forms."""
     answered = answered_sentence(text)
     if text.endswith(CLIP_MARKER) and split_sentences(text)[-1] == answered:
         return ()  # clipped inside the question: its list may go on, and "the last one" would count short
@@ -369,5 +385,6 @@ def _answered_options(text: str) -> tuple[str, ...]:
 
 
 def _common_noun(name: str) -> bool:
-    """One capitalised word and nothing else of a name's shape: in German, a noun ("Produkte", "Schulung")."""
+    """One capitalised word and nothing else of a name's shape: in German, a noun ("Produkte", "Schulung").
+    Evidence: German grammar and the languages issue's forms; no evaluation item was read."""
     return " " not in name and not name.isupper() and not any(char.isdigit() or char.isupper() for char in name[1:])

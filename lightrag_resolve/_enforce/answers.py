@@ -40,7 +40,8 @@ __all__ = [
 
 
 # A model that narrates ("The visitor wants…", "L'utilisateur demande…") has
-# leaked its reasoning instead of answering; such text never reaches retrieval.
+# leaked its reasoning instead of answering; such text never reaches retrieval
+# (evidence: the first output checks; the phrases and their sources are the records' ``narrating``).
 _SCAFFOLD = every_language(lambda record: record.narrating, whole_words=True, flags=re.IGNORECASE)
 
 
@@ -94,7 +95,8 @@ def is_scaffold(text: str) -> bool:
     names the assistant, the visitor, the user or the conversation, in English
     or French, or is in a prompt's own format (``is_prompt_format``). Every
     model text that can reach retrieval is held to it: a rewrite, a keyword,
-    a short reply's meaning, a restatement, a standalone question.
+    a short reply's meaning, a restatement, a standalone question. Evidence:
+    the first output checks (no evaluation data recorded) and the records.
     """
     stripped = text.strip()
     return stripped[:1].isdigit() or _SCAFFOLD.search(stripped) is not None or is_prompt_format(stripped)
@@ -110,7 +112,8 @@ def is_prompt_format(text: str) -> bool:
     keys of the JSON answers (``"query":``, ``"decision":``,
     ``low_level_keywords``…). Markdown emphasis does not hide them. A model
     that answers a rewrite with "RESOLVE: Pulse POS" answered another
-    prompt's question; its text must not reach retrieval.
+    prompt's question; its text must not reach retrieval. Evidence: issue
+    30's cases (contract §5.1), not evaluation data.
     """
     plain = text.replace("*", "").replace("`", "").strip().strip("_\"'> ").strip()
     return (
@@ -129,7 +132,8 @@ def contains_phrase(haystack: str | Iterable[str], needle: str) -> bool:
     """Whole-word containment after ``normalize_for_compare``, blind to runs of white space.
 
     Words end at white space and punctuation, and where Han text meets a word
-    of another script ("提供Kadoro和"); Han text is matched anywhere in Han text.
+    of another script ("提供Kadoro和"); Han text is matched anywhere in Han text
+    (evidence: the languages issue's forms, no evaluation item).
 
     Case, compatibility forms (full-width letters) and invisible characters
     (zero-width space, soft hyphen, BOM, word joiner) make no difference. A
