@@ -89,7 +89,7 @@ $(VENV)/.installed-dev: pyproject.toml | $(VENV)/bin/python
 # Files kept in ruff's format; the rest of the tree joins as each file is next rewritten whole.
 FORMATTED := lightrag_resolve/_errors.py lightrag_resolve/local/_models.py tests/test_docs.py tests/test_errors.py \
 	tests/test_exported_members.py tests/demo/test_demo_without_eval.py \
-	lightrag_resolve/_turn/candidates.py lightrag_resolve/_languages/text.py \
+	lightrag_resolve/_turn/candidates.py lightrag_resolve/_turn/picks.py lightrag_resolve/_languages/text.py \
 	lightrag_resolve/eval/_replay.py benchmarks/rank_report.py benchmarks/reuse_eval.py tests/test_reuse_eval.py tests/test_candidates.py \
 	tests/test_hostile_text.py lightrag_resolve/_turn/reply_context.py tests/test_reply_context.py \
 	lightrag_resolve/_lightrag/seam.py tests/test_lightrag_seam.py tests/test_resolution_in_hand.py \

@@ -18,8 +18,22 @@ from lightrag_resolve._turn.reply_context import accepted_offer, is_acceptance, 
 CODES = [record.code for record in LANGUAGES]
 # Resources a language may leave empty: Chinese has no articles, no capitalised function words and is
 # recognised by its script, not by marker words.
-MAY_BE_EMPTY = {"zh": {"markers", "definite_articles", "name_stop_words"}}
-OPTIONAL = {"object_pronoun", "extra", "question_words", "source"}
+MAY_BE_EMPTY = {"zh": {"markers", "definite_articles", "name_stop_words", "name_connectors"}}
+# Resources that only some languages' data gave (French elisions, English units, the prompts' labels in English and
+# French, Chinese list openers): each says its source when it holds anything.
+SOME_LANGUAGES = {
+    "list_openers",
+    "list_number_words",
+    "elisions",
+    "units",
+    "none_answers",
+    "narrating",
+    "prompt_labels",
+    "answer_labels",
+    "query_labels",
+}
+OPTIONAL = {"object_pronoun", "extra", "question_words", "source"} | SOME_LANGUAGES
+NEW_FIELDS = ("name_connectors", "clause_breaks", *sorted(SOME_LANGUAGES))
 
 
 @pytest.mark.parametrize("code", CODES)
@@ -235,6 +249,77 @@ def test_units_are_no_names():
     assert {"mm", "kg", "°f", "inches"} <= UNITS
 
 
+# ---- every word list is data, and says what it was written from ------------------------------------------------
+
+
+@pytest.mark.parametrize("code", CODES)
+@pytest.mark.parametrize("name", NEW_FIELDS)
+def test_each_moved_word_list_is_read_from_its_record(code, name):
+    import json
+
+    from lightrag_resolve._languages import _DATA
+
+    written = json.loads((_DATA / f"{code}.json").read_text(encoding="utf-8"))[name]
+    value = getattr(language(code), name)
+    assert value == (frozenset(written.split()) if isinstance(value, frozenset) else tuple(written)), (code, name)
+
+
+def test_a_moved_word_list_round_trips_through_a_record_file(tmp_path):
+    import json
+
+    from lightrag_resolve._languages import _DATA
+    from lightrag_resolve._languages.record import load_language
+
+    data = json.loads((_DATA / "fr.json").read_text(encoding="utf-8"))
+    data.update(name_connectors="de des", clause_breaks=["mais", "sinon"], units="km", none_answers="rien")
+    data["sources"].update(units="A test's units.")
+    (tmp_path / "fr.json").write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    record = load_language(tmp_path / "fr.json")
+    assert record.name_connectors == frozenset({"de", "des"}) and record.clause_breaks == ("mais", "sinon")
+    assert record.units == frozenset({"km"}) and record.none_answers == frozenset({"rien"})
+    assert record.sources["units"] == "A test's units."
+
+
+def test_the_analysis_reads_the_union_of_the_records_word_lists():
+    from lightrag_resolve._turn.candidates import _CONNECTORS
+    from lightrag_resolve._languages.text import elided_words
+    from lightrag_resolve._enforce.answers import is_none_answer
+
+    assert UNITS == frozenset(unit for record in LANGUAGES for unit in record.units)
+    assert language("fr").elisions <= elided_words() and {"dell", "un"} <= elided_words()  # Italian: no record
+    assert all(word in _CONNECTORS for record in LANGUAGES for word in record.name_connectors)
+    assert all(is_none_answer(word) for record in LANGUAGES for word in record.none_answers)
+
+
+@pytest.mark.parametrize("code", CODES)
+def test_every_word_list_says_what_it_was_written_from(code):
+    from lightrag_resolve._languages.record import sourced_fields
+
+    record = language(code)
+    assert {"markers", "negating", "list_gaps"} & sourced_fields(record)  # the rule covers the word lists
+    assert sourced_fields(record) <= set(record.sources), sorted(sourced_fields(record) - set(record.sources))
+    for name in sourced_fields(record):
+        # Each source says whether its data is also an evaluation set ("… also an evaluation set", "no evaluation
+        # item was read", "not from evaluation data").
+        assert "evaluation" in record.sources[name], (code, name)
+
+
+def test_a_word_list_without_a_source_is_refused(tmp_path):
+    import json
+
+    from lightrag_resolve._languages import _DATA
+    from lightrag_resolve._languages.record import load_language
+
+    data = json.loads((_DATA / "en.json").read_text(encoding="utf-8"))
+    del data["sources"]["units"]
+    data["sources"]["unitz"] = "A typo."
+    (tmp_path / "en.json").write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(
+        ValueError, match=r"en.json: fields without a source \['units'\], sources of no field \['unitz'\]"
+    ):
+        load_language(tmp_path / "en.json")
+
+
 def test_every_resource_file_is_a_shipped_language(tmp_path):
     from lightrag_resolve._languages import _DATA
 
@@ -296,6 +381,50 @@ def test_a_sole_candidate_is_no_shortcut_in_a_language_the_analysis_cannot_place
     llm = ScriptedLLM(replies={"reference": "AMBIGUOUS"})
     decided = asyncio.run(Resolver().resolve(turn, llm=llm))
     assert llm.roles()[0] == "reference" and decided.entity is None
+
+
+# ---- a language without a record: the model decides ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(("mode", "role"), [("naive", "text"), ("mix", "keywords")])
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        ("Quale pacchetto preferisce: Kadoro, Magazio o Cerclia?", "La seconda, grazie"),  # Italian
+        ("Welk pakket wilt u: Kadoro, Magazio en Cerclia?", "Het tweede pakket graag"),  # Dutch
+    ],
+)
+def test_a_short_reply_in_a_language_without_a_record_is_the_models(mode, role, question, reply):
+    import asyncio
+
+    from fakes import ScriptedLLM, keyword_json
+
+    from lightrag_resolve import Message, Resolver, Turn
+
+    turn = Turn(query=reply, history=(Message(role="assistant", content=question),), mode=mode, context_words=40)
+    assert detect(reply) is None and turn.picked is None  # no ordinal of a shipped language claims "seconda"
+    for meaning in ("Magazio", "Cerclia"):  # whichever the model reads, its answer decides
+        answer = meaning if role == "text" else keyword_json([meaning], ["pacchetto"], query=meaning)
+        llm = ScriptedLLM(replies={role: answer})
+        resolved = asyncio.run(Resolver().resolve(turn, llm=llm))
+        assert llm.roles() == [role] and resolved.fallback_reason is None, (reply, meaning)
+        assert resolved.query.startswith(f"{reply} — {meaning}"), resolved.query
+
+
+def test_a_follow_up_in_a_language_without_a_record_meets_the_check_and_the_model_decides():
+    import asyncio
+
+    from fakes import ScriptedLLM
+
+    from lightrag_resolve import Message, Resolver, Turn
+
+    history = (Message(role="assistant", content="Offriamo Kadoro e Magazio."),)
+    turn = Turn(query="Funziona anche senza rete?", history=history, mode="naive")
+    assert detect(turn.query) is None and points_back(turn.query)  # unplaced: the check runs
+    for answer, entity, reason in (("RESOLVE: Magazio", "Magazio", None), ("KEEP", None, "keep")):
+        llm = ScriptedLLM(replies={"reference": answer})
+        decided = asyncio.run(Resolver().resolve(turn, llm=llm))
+        assert llm.roles() == ["reference"] and decided.entity == entity and decided.fallback_reason == reason
 
 
 def test_the_languages_page_names_every_field_and_every_shipped_language():

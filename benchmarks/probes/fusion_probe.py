@@ -30,7 +30,6 @@ from pathlib import Path
 from typing import Any
 
 from lightrag import LightRAG, QueryParam
-from lightrag_resolve._lightrag.fusion import SecondSearch
 from reference_text_probe import (  # run as a script: benchmarks/probes/ is on the path
     first_run_by_item,
     hit_at,
@@ -38,6 +37,7 @@ from reference_text_probe import (  # run as a script: benchmarks/probes/ is on 
     probe_main,
 )
 
+from lightrag_resolve._lightrag.fusion import SecondSearch
 from lightrag_resolve._lightrag.rag import seam as _lightrag_seam
 
 COLUMNS = ("raw", "resolve (recorded)", "prose (recorded)", "resolved", "fused with the words", "fused with prose")

@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from .._languages import LANGUAGES, every_language
 from .._languages.text import (
     MAX_QUERY_CHARS,
     clean_single_line,
@@ -34,15 +35,9 @@ __all__ = [
 
 
 # A model that narrates ("The visitor wants…", "L'utilisateur demande…") has
-# leaked its reasoning instead of answering; such text never reaches retrieval.
-_SCAFFOLD = re.compile(
-    r"\b(?:the|an?|this)\s+(?:assistant|visitor|user|chatbot|bot)\b"
-    r"|\b(?:the|this)\s+(?:conversation|message|reply)\b"
-    r"|\bl['’]\s*(?:assistant|assistante|utilisateur|utilisatrice|interlocuteur)\b"
-    r"|\b(?:le|la|du|au|une?|ce|cette)\s+(?:visiteur|visiteuse|chatbot)\b"
-    r"|\b(?:la|cette)\s+conversation\b|\b(?:le|ce)\s+message\b",
-    re.IGNORECASE,
-)
+# leaked its reasoning instead of answering; such text never reaches retrieval
+# (evidence: the first output checks; the phrases and their sources are the records' ``narrating``).
+_SCAFFOLD = every_language(lambda record: record.narrating, whole_words=True, flags=re.IGNORECASE)
 
 
 # A model that answers in a prompt's own format has answered another question, or copied the prompt: the
@@ -52,8 +47,7 @@ _SCAFFOLD = re.compile(
 _VERDICT_LEAD = re.compile(r"^(?:resolve|keep|ambiguous)\b\s*(?:[:\-–—=]|$)", re.IGNORECASE)
 _VERDICT_WORD = re.compile(r"(?<![\w-])(?:RESOLVE|KEEP|AMBIGUOUS|NONE)(?![\w-])")
 _PROMPT_LABEL = re.compile(
-    r"(?<![\w-])(?:visitor|visiteur|visiteuse|assistant|assistante|user|utilisateur|utilisatrice"
-    r"|conversation|reply|message|follow-up\s+message|standalone\s+question)\s*:",
+    r"(?<![\w-])(?:" + "|".join(label for record in LANGUAGES for label in record.prompt_labels) + r")\s*:",
     re.IGNORECASE,
 )
 _PROMPT_KEY = re.compile(
@@ -63,14 +57,18 @@ _PROMPT_KEY = re.compile(
 )
 
 
-_NONE_ANSWERS = frozenset({"none", "null", "n/a", "na", "aucun", "aucune", "rien", "-"})
+_NONE_ANSWERS = frozenset(word for record in LANGUAGES for word in record.none_answers) | {"null", "-"}
+"""A model's "nothing": every record's ``none_answers``, JSON's ``null`` and a dash. Evidence: the first output
+checks, written from the prompts' NONE (no evaluation data recorded)."""
 
 
 _LABEL = re.compile(
-    r"^(?:search\s+query|query|rewritten\s+query|rewrite|requête|recherche|answer|réponse"
-    r"|standalone\s+question|rewritten\s+question|question)\s*:\s*",
+    r"^(?:"
+    + "|".join(label for record in LANGUAGES for label in (*record.query_labels, *record.answer_labels))
+    + r")\s*:\s*",
     re.IGNORECASE,
 )
+"""A label before a model's answer ("Query:", "Réponse :"): every record's ``query_labels`` and ``answer_labels``."""
 
 
 QUOTES = "\"'`“”‘’«» "
@@ -92,7 +90,8 @@ def is_scaffold(text: str) -> bool:
     names the assistant, the visitor, the user or the conversation, in English
     or French, or is in a prompt's own format (``is_prompt_format``). Every
     model text that can reach retrieval is held to it: a rewrite, a keyword,
-    a short reply's meaning, a restatement, a standalone question.
+    a short reply's meaning, a restatement, a standalone question. Evidence:
+    the first output checks (no evaluation data recorded) and the records.
     """
     stripped = text.strip()
     return stripped[:1].isdigit() or _SCAFFOLD.search(stripped) is not None or is_prompt_format(stripped)
@@ -108,7 +107,8 @@ def is_prompt_format(text: str) -> bool:
     keys of the JSON answers (``"query":``, ``"decision":``,
     ``low_level_keywords``…). Markdown emphasis does not hide them. A model
     that answers a rewrite with "RESOLVE: Pulse POS" answered another
-    prompt's question; its text must not reach retrieval.
+    prompt's question; its text must not reach retrieval. Evidence: issue
+    30's cases (contract §5.1), not evaluation data.
     """
     plain = text.replace("*", "").replace("`", "").strip().strip("_\"'> ").strip()
     return (

@@ -109,7 +109,9 @@ _COMPOSED_WORD = re.compile(r"[^\W_](?:[\w'’.\-]*[^\W_])?")
 
 def _grounded(keyword: str, candidates: Candidates, texts: Sequence[str]) -> bool:
     """A keyword is grounded when it is a candidate (or holds one, or is held by one), occurs in the reply or
-    the window, or is composed of their words: "Lumora B1" after "Lumora A1 or B1?" names what was offered."""
+    the window, or is composed of their words: "Lumora B1" after "Lumora A1 or B1?" names what was offered.
+    Evidence: the first candidate collector (beside the bundled sample, an evaluation set); composed words from
+    the languages work's German case (contract §5.4), no evaluation item recorded."""
     if candidates.matching(keyword) is not None:
         return True
     if any(contains_phrase(text, keyword) for text in texts):
@@ -135,6 +137,7 @@ def focus_on_pick(keywords: Sequence[str], *, pick: str | None, candidates: Cand
     another option is dropped however the model spelled it around the option
     ("Niveau A1" for a reply that picks B1), as the text path drops any
     mention; an option inside the pick ("Cerclia" in "Cerclia B1") is the pick.
+    Evidence: the bundled sample's picks (an evaluation set); spellings around an option from issue 31's cases.
     """
     if pick is None:
         return tuple(keywords)

@@ -49,7 +49,7 @@ def resolved_meaning(turn: TurnFacts, text: object, keywords: tuple[str, ...] = 
     A meaning that names an option the reply did not pick is replaced by the
     pick; one that leaves the pick out gets it in front. Without a usable
     text, the first grounded low-level keywords stand in for it; ``None``
-    when there is neither.
+    when there is neither. Evidence: the bundled sample's picks (an evaluation set).
     """
 
     def checked(value: object) -> str | None:
@@ -102,7 +102,8 @@ def needs_restatement(checked: Resolution, *, proposed: str | None = None) -> bo
     wait longer for the same words. Nor is a refused name that the message
     already holds before its pointing word (``proposed``, the name the check
     proposed): "How does IBM Cloud Kubernetes Service work and why should I
-    use it?" → "Kubernetes" names its own subject.
+    use it?" → "Kubernetes" names its own subject. Evidence: the MTRAG cut (an
+    evaluation set; docs/findings.md, "Restating what the check cannot name").
     """
     reason = checked.fallback_reason or ""
     if checked.path != "reference" or not (reason in ("ambiguous", "no_candidates") or reason.startswith("rejected:")):
@@ -194,6 +195,7 @@ def restated_name(restatement: str, turn: TurnFacts) -> str | None:
     ("Pulse POS or Orbit CRM on weekends") keeps the ambiguity the check saw,
     and leading with either would pick one for the visitor. A candidate
     inside a longer one it names ("IBM" in "IBM Cloud") is that same mention.
+    Evidence: the MTRAG cut's restatements (an evaluation set; contract §5.9).
     """
     mentions = [name for name in turn.candidates.mentioned_in(restatement) if not contains_phrase(turn.query, name)]
     return mentions[0] if len(mentions) == 1 else None

@@ -15,10 +15,13 @@ the analysis cannot place (``detect`` returns ``None``), gets no model-free
 shortcut: the model decides.
 
 The records are data: ``data/<code>.json``, one file a language, read by
-``record.load_language``. To add a language, copy a file of a language like
-it (spaced or not, capitalised nouns or not), translate every field, add its
-code to ``LANGUAGES`` below, and run ``tests/test_languages.py``: it checks
-that every shipped language has every resource and that each is read.
+``record.load_language``. Each field that holds words or patterns names, in
+the record's ``sources``, what it was written from and whether that data is
+also an evaluation set. To add a language, copy a file of a language like
+it (spaced or not, capitalised nouns or not), translate every field, write
+its sources, add its code to ``LANGUAGES`` below, and run
+``tests/test_languages.py``: it checks that every shipped language has every
+resource, each with a source, and that each is read.
 """
 
 from __future__ import annotations
@@ -61,12 +64,9 @@ LANGUAGES: tuple[Language, ...] = tuple(
 
 _BY_CODE = {record.code: record for record in LANGUAGES}
 
-UNITS = frozenset(
-    "mm cm m km in inch inches ft foot feet yd yard yards mi mile miles mg g kg t lb lbs oz ml l cl gal gallon "
-    "gallons °c °f c f celsius fahrenheit kelvin k mph kph km/h kmh kwh kw w v a hz khz mhz ghz kb mb gb tb "
-    "% percent s sec min h hr hrs ms".split()
-)
-"""Units of measure: a window's only "candidate" that is one is no name a follow-up points at."""
+UNITS = frozenset(unit for record in LANGUAGES for unit in record.units)
+"""Units of measure, every shipped language's (``units``): a window's only "candidate" that is one is no name a
+follow-up points at."""
 
 
 def language(code: str) -> Language:

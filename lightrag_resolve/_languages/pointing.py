@@ -19,11 +19,13 @@ of them a name, a number or a word addressed to the assistant) meets the check
 too; the model may still keep it. A short question without a definite article
 ("Is privacy protected?", "What is an account?") opens a subject of its own.
 
-The word lists are English and French, the languages the project tests. A
-message in neither (no marker word of either language) is always checked:
-in other languages the model keeps the decision, as before this rule. Every
-uncertain case counts as pointing back, so this rule can only spare model
-calls on messages that have nothing to point with; it never adds a name.
+The word lists are each shipped language's record (``_languages``). A
+message in no shipped language (``detect`` places it nowhere) is always
+checked: in other languages the model keeps the decision, as before this
+rule. Every uncertain case counts as pointing back, so this rule can only
+spare model calls on messages that have nothing to point with; it never adds
+a name. Evidence: the bundled sample and the MTRAG cut (docs/findings.md,
+"Follow-ups that point at nothing"), both evaluation sets.
 """
 
 from __future__ import annotations
@@ -55,7 +57,8 @@ _FUNCTION_WORDS = frozenset(
 _ADDRESSING = frozenset(word for record in LANGUAGES for word in record.addressing)
 """Words addressed to the assistant in any shipped language: a message holding one asks about the company."""
 
-# A message with a definite article and at most this many content words, none of them a name, names nothing.
+# A message with a definite article and at most this many content words, none of them a name, names nothing
+# (evidence: the MTRAG cut's short questions, an evaluation set; docs/findings.md).
 _MAX_UNNAMED_CONTENT_WORDS = 3
 _LATIN_OR_DIGIT = re.compile(r"[A-Za-z0-9]")
 
@@ -65,6 +68,8 @@ _TOKEN = re.compile(r"[^\W_]+(?:['\u2019-][^\W_]+)*")
 _PARTS = re.compile(r"['\u2019-]")
 _QUOTED = re.compile(r"[\"“”«»]|(?:^|\s)'\w")
 _CLAUSE_BREAK = re.compile(r"[,;:.!?¿¡()\[\]«»\"“”，。？！；：]")
+"""Punctuation that ends a clause, so an idiom or a pointer is read within one. Evidence: the bundled sample and the
+MTRAG cut (evaluation sets); Chinese marks from the languages issue's forms."""
 
 
 @dataclass(frozen=True)
@@ -112,7 +117,8 @@ def content_words(message: str) -> tuple[str, ...]:
     What a kept follow-up's search is about when every keyword the model gave
     came from the history (issue 40): its own words, as LightRAG's extraction
     of the message would give them, without a second call. A language whose
-    text has no spaces (Chinese) is split by its record's lexicon.
+    text has no spaces (Chinese) is split by its record's lexicon. Evidence:
+    issue 40's hidden-set report (keep-type losses on an unseen set).
     """
     text = visible(message)
     record = detect(text)
@@ -138,7 +144,8 @@ def unnamed_definite(message: str) -> bool:
     name: no capitalised word other than a function word ("What", "Le") or
     "I", no acronym ("US", "VPC"), no digit, nothing quoted, and no word
     addressed to the assistant ("you", "votre"), since such a message asks
-    about the company.
+    about the company. Evidence: the MTRAG cut's short questions (an
+    evaluation set; docs/findings.md, "A definite article in a short question").
     """
     if not isinstance(message, str):
         raise TypeError(f"message must be a str, got {type(message).__name__}")
@@ -166,7 +173,8 @@ def unnamed_definite(message: str) -> bool:
 
 
 def _names_nothing_unspaced(text: str, record: Language) -> bool:
-    """A short question in a language written without spaces that leaves its subject out ("多少钱？")."""
+    """A short question in a language written without spaces that leaves its subject out ("多少钱？").
+    Evidence: the languages issue's forms; no evaluation item was read."""
     if _LATIN_OR_DIGIT.search(text):
         return False  # a product name or a number written in Latin letters or digits
     words = record.words(word_form(text))
@@ -182,7 +190,9 @@ def _looks_like_a_name(word: str, *, function: bool, nouns_capitalised: bool = F
 
     A capital anywhere counts ("iPhone", "l'Essentiel"); "What's", "I" and
     "Le" are function words in capitals. Where every noun is capitalised
-    (German), only an inner capital does ("iPhone", "PulsePOS").
+    (German), only an inner capital does ("iPhone", "PulsePOS"). Evidence: the
+    MTRAG cut's short questions ("US", "VPC"; an evaluation set); German from
+    the languages issue's forms.
     """
     for part in _PARTS.split(word):
         letters = [char for char in part if char.isalpha()]
@@ -203,7 +213,8 @@ def named_before_pointing(message: str, name: str) -> bool:
     restate it with (contract §5.9). Words are compared without case; an
     elliptical opening ("What about…") points before anything is named, and a
     message whose pointing word this reading cannot place ("l'ont") is not
-    taken as named before it.
+    taken as named before it. Evidence: the MTRAG cut (an evaluation set;
+    docs/findings.md, "Restating what the check cannot name").
     """
     if not isinstance(message, str) or not isinstance(name, str):
         raise TypeError("message and name must be str")
@@ -267,6 +278,6 @@ def _inversion_points_back(before: list[str], record: Language) -> bool:
 
     "Chantio fonctionne-t-il ?" repeats its subject (Chantio); "Combien
     coûte-t-il ?" and "Est-il inclus ?" have none before the verb, so the
-    pronoun points back.
+    pronoun points back. Evidence: the bundled sample (an evaluation set).
     """
     return not before or any(word in record.question_words for word in before)

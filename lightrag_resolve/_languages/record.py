@@ -9,7 +9,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-__all__ = ["Language", "load_language", "phrase_pattern"]
+__all__ = ["Language", "load_language", "phrase_pattern", "sourced_fields"]
 
 _LATIN_WORD = re.compile(r"[^\W\d_]+(?:['-][^\W\d_]+)*")
 
@@ -43,6 +43,17 @@ class Language:
     out ("¿Cuánto cuesta?", "多少钱"), so a short one that names nothing
     leans on the conversation without any pointing word. ``spaced``: words
     are written apart.
+    ``name_connectors``: lower-case words inside a name ("of", "de", "von");
+    ``clause_breaks``: words that end a clause ("but", "mais", "但是");
+    ``list_openers``: words after which a list begins ("包括"), read in text
+    without spaces; ``list_number_words``: words before an option's number
+    ("option", "numéro"); ``elisions``: words written elided before an
+    apostrophe ("l", "qu"); ``units``: units of measure; ``none_answers``: a
+    model's "nothing" ("none", "aucun"); ``narrating``: phrases of a model that
+    narrates its task ("the visitor"); ``prompt_labels``, ``answer_labels``,
+    ``query_labels``: labels of the prompts' format, and those a model writes
+    before a verdict or a rewrite ("Visitor:", "Answer:", "Query:").
+    ``sources``: what each field was written from (see ``sourced_fields``).
     """
 
     code: str
@@ -73,8 +84,22 @@ class Language:
     ordinals: tuple[str, str, str, str]
     last: str
     negating: tuple[str, ...]
+    name_connectors: frozenset[str]
+    clause_breaks: tuple[str, ...]
+    list_openers: tuple[str, ...]
+    list_number_words: tuple[str, ...]
+    elisions: frozenset[str]
+    units: frozenset[str]
+    none_answers: frozenset[str]
+    narrating: tuple[str, ...]
+    prompt_labels: tuple[str, ...]
+    answer_labels: tuple[str, ...]
+    query_labels: tuple[str, ...]
     extra: dict[str, str] = field(default_factory=dict, hash=False, compare=False)
     """Patterns one language's grammar needs and no other's (French inversion, English pronominal "which")."""
+    sources: dict[str, str] = field(hash=False, compare=False)
+    """What each field was written from, and whether that data is also an evaluation set: one entry a field that
+    holds words or patterns (``sourced_fields``), ``"extra.<key>"`` for a pattern of ``extra``."""
 
     def __repr__(self) -> str:
         return f"Language({self.code!r})"
@@ -148,7 +173,9 @@ def load_language(path: Path) -> Language:
     list, since its items may hold a space), phrase patterns lists of
     regular-expression fragments; ``notes`` explains entries to a reader and
     is not read. A field the file lacks or does not know is a ``ValueError``
-    naming the file: a language has every resource.
+    naming the file: a language has every resource. So is a field holding
+    words or patterns without an entry in ``sources``, or an entry that names
+    no field: every rule says what it was written from.
     """
     data = json.loads(path.read_text(encoding="utf-8"))
     data.pop("notes", None)
@@ -167,4 +194,25 @@ def load_language(path: Path) -> Language:
             values[name] = tuple(value)
         else:
             values[name] = value
-    return Language(**values)
+    record = Language(**values)
+    sources = record.sources
+    wanted = sourced_fields(record)
+    unsourced = wanted - set(sources)
+    unknown = set(sources) - wanted - known.keys()
+    if unsourced or unknown or not all(isinstance(text, str) and text.strip() for text in sources.values()):
+        raise ValueError(
+            f"{path.name}: fields without a source {sorted(unsourced)}, sources of no field {sorted(unknown)}"
+        )
+    return record
+
+
+_UNSOURCED = frozenset({"code", "name", "source", "sources", "spaced", "capitalises_nouns", "drops_subject", "extra"})
+"""Fields that hold no words or patterns (the record's name and overall source, its grammar switches) or hold them by
+key (``extra``)."""
+
+
+def sourced_fields(record: Language) -> frozenset[str]:
+    """The fields of ``record`` that must name their source: each non-empty word set or phrase pattern, and each
+    pattern of ``extra`` as ``"extra.<key>"``."""
+    names = {spec.name for spec in fields(record) if spec.name not in _UNSOURCED and getattr(record, spec.name)}
+    return frozenset(names | {f"extra.{key}" for key in record.extra})

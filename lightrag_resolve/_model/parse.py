@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from .._enforce import is_none_answer
+from .._languages import LANGUAGES
 from .._languages.text import clean_single_line
 
 __all__ = ["KeywordAnswer", "ReferenceAnswer", "parse_keyword_answer", "parse_reference_answer"]
@@ -21,10 +22,12 @@ _LL_KEYS = ("low_level_keywords", "ll_keywords", "low_level", "entities")
 _HL_KEYS = ("high_level_keywords", "hl_keywords", "high_level", "themes")
 _QUERY_KEYS = ("query", "search_query", "text", "rewrite")
 _FENCE = re.compile(r"^```(?:json)?", re.IGNORECASE)
+_ANSWER_LABEL = "|".join(label for record in LANGUAGES for label in record.answer_labels)
 _REFERENCE = re.compile(
-    r"^(?:answer\s*:\s*|réponse\s*:\s*)?(RESOLVE|KEEP|AMBIGUOUS)\b\s*[:\-–—=]?\s*(.*)$",
+    rf"^(?:(?:{_ANSWER_LABEL})\s*:\s*)?(RESOLVE|KEEP|AMBIGUOUS)\b\s*[:\-–—=]?\s*(.*)$",
     re.IGNORECASE,
 )
+"""The check's one-line verdict, after a label a record's ``answer_labels`` holds ("Answer:", "Réponse :")."""
 
 
 @dataclass(frozen=True, kw_only=True)

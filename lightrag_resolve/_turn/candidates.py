@@ -32,6 +32,7 @@ from .._languages.text import (
     split_sentences,
     without_possessive,
 )
+from .picks import picked_option
 
 __all__ = [
     "MAX_CANDIDATES",
@@ -49,7 +50,8 @@ MAX_NGRAMS = 1000
 """At most this many window n-grams are looked up in the graph (one batch call)."""
 
 _LETTER = rf"(?:(?![{HAN_CHARS}])[^\W_])"
-# A token is a run of Han characters, or a word of another script: "提供Kadoro和" holds three tokens.
+# A token is a run of Han characters, or a word of another script: "提供Kadoro和" holds three tokens (evidence: the
+# languages issue's forms; words of other scripts from the first candidate collector, beside the bundled sample).
 _TOKEN = re.compile(rf"[{HAN_CHARS}]+|{_LETTER}(?:(?![{HAN_CHARS}])[\w'’\-.])*{_LETTER}|{_LETTER}", re.UNICODE)
 # Capitalised function words of every shipped language: never the start or end of a name.
 _STOP = frozenset(word for record in LANGUAGES for word in record.name_stop_words)
@@ -57,39 +59,39 @@ _STOP = frozenset(word for record in LANGUAGES for word in record.name_stop_word
 
 
 def _stop_words(text: str) -> frozenset[str]:
-    """The capitalised function words of ``text``'s own language ("Los Angeles" keeps "Los" in English)."""
+    """The capitalised function words of ``text``'s own language ("Los Angeles" keeps "Los" in English).
+    Evidence: the MTRAG cut's "Los Angeles" (an evaluation set)."""
     record = detect(text)
     return record.name_stop_words if record is not None and record.name_stop_words else _STOP
 
 
-_CONNECTORS = frozenset({"de", "du", "des", "d", "of", "for", "la", "le", "les", "l", "del", "da", "von", "van", "&"})
+_UNRECORDED_CONNECTORS = frozenset({"da", "van", "&"})
+"""Name particles of languages with no record ("da" in Italian and Portuguese, "van" in Dutch) and "&": in the first
+candidate collector, written beside the bundled sample (an evaluation set) with no data recorded for them."""
+_CONNECTORS = frozenset(word for record in LANGUAGES for word in record.name_connectors) | _UNRECORDED_CONNECTORS
+"""What joins the capitalised words of one name ("Bank of America"): every record's ``name_connectors``."""
 # What joins the items of an option list, in every shipped language ("A1, B1 or C1", "A1 oder B1", "医疗、建筑").
 _LIST_GAPS = frozenset(gap for record in LANGUAGES for gap in record.list_gaps)
 _QUOTED = re.compile(
     r"“([^”\n]{2,60})”|«\s*([^»\n]{2,60}?)\s*»|\"([^\"\n]{2,60})\"|‘([^’\n]{2,60})’|„([^“\n]{2,60})“"
     r"|「([^」\n]{1,60})」|《([^》\n]{1,60})》|『([^』\n]{1,60})』"
 )
+"""A quoted term in each script's quotation marks. Evidence: « » “ ” from the first candidate collector, written beside the bundled sample (an evaluation set); „“ 「」 《》 from the
+languages issue's forms (no evaluation item)."""
 _SENTENCE_END = re.compile(r"[.!?;:\n«»\"“”()\[\]¿¡]\s*$")
+"""What ends a sentence or a quotation before a word, in English, French and Spanish. Evidence: the first candidate collector, written beside the bundled sample (an evaluation set)."""
 
 
-def _ordinal(index: int) -> re.Pattern[str]:
-    """The ordinals of every shipped language for the option at ``index`` (-1: the last one)."""
-    return every_language(
-        lambda record: (record.last if index == -1 else record.ordinals[index],), whole_words=True, flags=re.IGNORECASE
-    )
-
-
-_ORDINALS: tuple[tuple[re.Pattern[str], int], ...] = tuple((_ordinal(index), index) for index in (0, 1, 2, 3, -1))
-_NEGATING = every_language(lambda record: record.negating, whole_words=True, flags=re.IGNORECASE)
-_ACCEPTING_NEGATIONS = every_language(lambda record: record.accepting_negations, flags=re.IGNORECASE)
-_CLAUSE_END = re.compile(r"[,;:.!?¿¡，。；：！？、]|\b(?:but|mais|aber|sondern|pero|sino)\b|但是|而是")
 _HAN_RUN = re.compile(f"[{HAN_CHARS}]+")
 _HAN_GAPS = re.compile(
     "|".join(sorted((re.escape(gap) for gap in _LIST_GAPS if not gap.isascii()), key=len, reverse=True))
 )
-_HAN_CLAUSE = re.compile(r"[：:；;。？！?!（）()]|(?:包括|比如|例如)")
+_HAN_CLAUSE = re.compile(
+    r"[：:；;。？！?!（）()]|" + every_language(lambda record: record.list_openers).pattern  # "包括", "比如"
+)
+"""Where a clause of Chinese text ends: a punctuation mark, or a word after which a list begins (``list_openers``)."""
 _MAX_HAN_OPTION = 8
-_NUMBERED = re.compile(r"(?:\b(?:number|option|no\.?|n°|numéro)\s*|#)(\d{1,2})\b", re.IGNORECASE)
+"""Characters of a Chinese option at most. Evidence: the languages issue's forms (no evaluation item)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -102,7 +104,8 @@ class _Run:
 
 
 def _name_like(token: str) -> bool:
-    """Capitalised, all capitals, or letters mixed with digits ("A1", "Tableau360")."""
+    """Capitalised, all capitals, or letters mixed with digits ("A1", "Tableau360").
+    Evidence: the bundled sample's names ("A1", "Pulse POS"), an evaluation set."""
     first = token[0]
     has_digit = any(char.isdigit() for char in token)
     has_alpha = any(char.isalpha() for char in token)
@@ -115,6 +118,7 @@ def _sentence_initial(text: str, start: int) -> bool:
 
 
 def _is_filler(token: str, stop: frozenset[str] = _STOP) -> bool:
+    """A function word or a connector: no name starts or ends with one. Evidence: the first candidate collector, written beside the bundled sample (an evaluation set)."""
     word = token.casefold().strip("'’")
     return word in stop or word in _CONNECTORS
 
@@ -124,6 +128,8 @@ def _runs(text: str, *, split_at_stop_words: bool = False) -> list[_Run]:
 
     ``split_at_stop_words``: a function word inside a run ends it, where every
     noun is capitalised and "Suchen Sie A1" is no name but "A1" is.
+    Evidence: the bundled sample's names ("Parcours Cerclia", "l'Orbit CRM"), an evaluation set; German from the
+    languages issue's forms.
     """
     text = split_elisions(text)  # "l'Orbit CRM": the name is "Orbit CRM"
     matches = list(_TOKEN.finditer(text))
@@ -162,7 +168,8 @@ def _runs(text: str, *, split_at_stop_words: bool = False) -> list[_Run]:
 
 
 def _plain_word(run: _Run, text: str, texts: Sequence[str]) -> bool:
-    """A single capitalised word that only ever starts a sentence ("Depending", "Tell"): not a name."""
+    """A single capitalised word that only ever starts a sentence ("Depending", "Tell"): not a name.
+    Evidence: the bundled sample and the MTRAG cut, both evaluation sets."""
     word = run.text
     if " " in word or word.isupper() or any(char.isdigit() for char in word):
         return False
@@ -173,7 +180,8 @@ def _plain_word(run: _Run, text: str, texts: Sequence[str]) -> bool:
 
 
 def _han_option_lists(text: str) -> list[tuple[str, ...]]:
-    """The option lists of Chinese text: short items joined by "、", "和", "还是"… within one clause."""
+    """The option lists of Chinese text: short items joined by "、", "和", "还是"… within one clause.
+    Evidence: the languages issue's forms; no evaluation item was read."""
     lists: list[tuple[str, ...]] = []
     for clause in _HAN_CLAUSE.split(text):
         items = [item.strip(" ，,") for item in _HAN_GAPS.split(clause)]
@@ -183,7 +191,8 @@ def _han_option_lists(text: str) -> list[tuple[str, ...]]:
 
 
 def option_lists(text: str) -> list[tuple[str, ...]]:
-    """The option lists of one message, in order: runs joined by ",", "or", "et", "oder", "、"…"""
+    """The option lists of one message, in order: runs joined by ",", "or", "et", "oder", "、"…
+    Evidence: the bundled sample's option lists (an evaluation set); other languages' joins from their records."""
     if _HAN_RUN.search(text) and not any(char.isupper() for char in text):
         return _han_option_lists(text)
     record = detect(text)
@@ -205,6 +214,7 @@ def option_lists(text: str) -> list[tuple[str, ...]]:
 
 
 def _quoted(text: str) -> list[str]:
+    """The quoted terms of ``text`` of at most six words. Evidence: the first candidate collector, written beside the bundled sample (an evaluation set)."""
     found = []
     for match in _QUOTED.finditer(text):
         term = " ".join(next(group for group in match.groups() if group).split())
@@ -217,7 +227,8 @@ def name_ngrams(texts: Iterable[str], *, max_words: int = 4, limit: int = MAX_NG
     """Every 1- to ``max_words``-word span of ``texts``, as written, first seen first, at most ``limit``.
 
     These are what a graph is asked about: their number depends on the window,
-    not on the graph, so the lookup stays one bounded batch call.
+    not on the graph, so the lookup stays one bounded batch call. Evidence: the
+    first candidate collector; Han pieces of 2 to 6 characters from the languages issue's forms.
     """
     seen: set[str] = set()
     spans: list[str] = []
@@ -264,6 +275,7 @@ def collect_candidates(
     Order: the latest message first; within a message, graph-known names and
     option-list items before other capitalised runs and quoted terms, each in
     order of appearance. The company's own name is never a candidate.
+    Evidence: the first candidate collector, written beside the bundled sample (an evaluation set).
     """
     known = {name.casefold(): name for name in known_names}
     texts = [text for _, text in messages]
@@ -309,7 +321,8 @@ def _answered_options(text: str) -> tuple[str, ...]:
     none when the question was clipped (its list may go on past the clip); else, when that question only
     points at them ("Kadoro, Magazio or Cerclia. Which one interests you?",
     "Welches interessiert Sie?"), the last list of the sentence right before it (a list further back may be
-    what a sentence in between said about one of them)."""
+    what a sentence in between said about one of them). Evidence: the bundled sample's questions (an evaluation
+    set: a list further back misled a French plan question) and the languages issue's forms."""
     answered = answered_sentence(text)
     if text.endswith(CLIP_MARKER) and split_sentences(text)[-1] == answered:
         return ()  # clipped inside the question: its list may go on, and "the last one" would count short
@@ -325,56 +338,6 @@ def _answered_options(text: str) -> tuple[str, ...]:
 
 
 def _common_noun(name: str) -> bool:
-    """One capitalised word and nothing else of a name's shape: in German, a noun ("Produkte", "Schulung")."""
+    """One capitalised word and nothing else of a name's shape: in German, a noun ("Produkte", "Schulung").
+    Evidence: German grammar and the languages issue's forms; no evaluation item was read."""
     return " " not in name and not name.isupper() and not any(char.isdigit() or char.isupper() for char in name[1:])
-
-
-def _negated(reply: str, start: int, end: int) -> bool:
-    """Whether the clause of ``reply[start:end]`` rules it out ("Not B1", "pas le premier", "不是第一个").
-
-    A clause ends at a punctuation mark or a "but": "No, B1" and "not A1 but B1"
-    pick B1's clause, which holds no negation. Negations that accept ("why
-    not", "pourquoi pas") rule nothing out.
-    """
-    text = _ACCEPTING_NEGATIONS.sub(lambda match: " " * len(match.group()), reply)
-    left = max((match.end() for match in _CLAUSE_END.finditer(text, 0, start)), default=0)
-    right = next((match.start() for match in _CLAUSE_END.finditer(text, end)), len(text))
-    return _NEGATING.search(text, left, right) is not None
-
-
-def _mention(reply: str, name: str) -> tuple[int, int]:
-    """Where ``reply`` names ``name`` (case-insensitive, whole words where words are apart); the whole reply
-    when the name is found only across a gap the phrase match allows."""
-    match = re.search(r"(?<!\w)" + re.escape(name) + r"(?!\w)", reply, re.IGNORECASE) or re.search(
-        re.escape(name), reply, re.IGNORECASE
-    )
-    return (match.start(), match.end()) if match is not None else (0, len(reply))
-
-
-def picked_option(reply: str, candidates: Candidates) -> str | None:
-    """The name a short reply picks: the one candidate it names, else the option its ordinal points at.
-
-    "Yes, B1" names B1; "the second one" and "la deuxième" count in the order of
-    the options the assistant's last sentence offered. A reply naming several
-    candidates, an ordinal with no such list, or a pick its clause negates
-    ("Not B1", "pas le premier": ``negating``, every shipped language) picks none.
-    """
-    named = candidates.mentioned_in(reply)
-    if len(named) == 1:
-        return None if _negated(reply, *_mention(reply, named[0])) else named[0]
-    options = candidates.options
-    if named or not options:
-        return None
-    numbered = _NUMBERED.search(reply)
-    if numbered is not None:
-        index = int(numbered.group(1)) - 1
-        fits = 0 <= index < len(options) and not _negated(reply, numbered.start(), numbered.end())
-        return options[index] if fits else None
-    hits = {(index, match.start(), match.end()) for pattern, index in _ORDINALS for match in pattern.finditer(reply)}
-    indexes = {index for index, _, _ in hits}
-    if len(indexes) != 1:
-        return None
-    index = indexes.pop()
-    if any(_negated(reply, hit_start, hit_end) for _, hit_start, hit_end in hits):
-        return None
-    return options[index] if -len(options) <= index < len(options) else None

@@ -75,7 +75,8 @@ _INVITATION = every_language(lambda record: record.inviting)
 _OFFERING = every_language(lambda record: record.offering)
 _SENTENCE_WORD = re.compile(r"[^\W\d_]+(?:['-][^\W\d_]+)*")
 # A sentence names something when it holds a capital past its first word, letters mixed with digits, or a
-# quoted term: an offer that names nothing ("Would you like to know more?") is about the sentence before it.
+# quoted term: an offer that names nothing ("Would you like to know more?") is about the sentence before it
+# (evidence: written with the language records from the languages issue's forms; no evaluation item was read).
 _NAMING_BY_SHAPE = re.compile(r"\b[^\W\d_]+\d|\b\d+[^\W\d_]|[«»“”\"「」《》„]|\b[^\W\d_]+[A-ZÀ-ÖØ-Þ]")
 _NAMING = re.compile(r"(?<=\S)\s+\S*[A-ZÀ-ÖØ-Þ]|" + _NAMING_BY_SHAPE.pattern)
 
@@ -91,7 +92,7 @@ def _names_something(sentence: str) -> bool:
 def _names_its_subject(sentence: str) -> bool:
     """Whether ``sentence`` names something (``_names_something``) or opens with a name ("Kadoro runs
     offline."): a capitalised first word that is no function word of a shipped language, where only names
-    are capitalised."""
+    are capitalised. Evidence: issue 40's hidden-set report (an unseen company set's misses)."""
     if _names_something(sentence):
         return True
     record = detect(sentence)
@@ -111,14 +112,16 @@ def _reply_words(reply: str) -> list[str]:
 
 
 def is_assent(reply: str) -> bool:
-    """Whether ``reply`` only agrees or declines ("Yes please", "Oui, volontiers", "No thanks")."""
+    """Whether ``reply`` only agrees or declines ("Yes please", "Oui, volontiers", "No thanks").
+    Evidence: the bundled sample's short replies (an evaluation set); the words are the records'."""
     words = _reply_words(reply)
     return bool(words) and all(word in _ASSENT_WORDS for word in words)
 
 
 def is_acceptance(reply: str) -> bool:
     """Whether ``reply`` only agrees ("Yes please", "Sure, go ahead", "Oui, volontiers"): an assent that
-    declines nothing and does more than thank ("No thanks" and "Merci" accept nothing)."""
+    declines nothing and does more than thank ("No thanks" and "Merci" accept nothing). Evidence: the bundled
+    sample's accepted offers (an evaluation set)."""
     if not is_assent(reply):
         return False
     form = word_form(visible(reply))
@@ -160,7 +163,8 @@ def accepted_offer(history: Sequence[tuple[str, str]], reply: str) -> str | None
     its last sentence when that offers or requests ("I can send you the
     guide."). A yes to a question that asks for a fact ("Are you on the
     Croissance plan?", "Vous ne créez pas encore vos devis ?" → "Si") states
-    that fact; it accepts no offer.
+    that fact; it accepts no offer. Evidence: the bundled sample's accepted
+    offers ("Oui" to "Souhaitez-vous savoir…"), an evaluation set.
     """
     if not is_acceptance(reply):
         return None
@@ -169,7 +173,8 @@ def accepted_offer(history: Sequence[tuple[str, str]], reply: str) -> str | None
 
 
 def invites_reply(text: str) -> bool:
-    """Whether ``text`` asks something (``asks_something``) or its last sentence offers or requests."""
+    """Whether ``text`` asks something (``asks_something``) or its last sentence offers or requests.
+    Evidence: the bundled sample's assistant messages (an evaluation set); the phrases are the records'."""
     if asks_something(text):
         return True
     sentences = split_sentences(text)
@@ -190,6 +195,8 @@ def _tail(text: str, max_words: int) -> str:
     are counted by script (``word_count``). Sentences are dropped from the
     front while the line is over ``MAX_CONTEXT_CHARS`` characters; a last
     sentence longer than that alone keeps its end, from a word boundary.
+    Evidence: chosen on the bundled sample and the multilingual set, both
+    evaluation sets (docs/findings.md, "Whole sentences of the question").
     """
     chosen: list[str] = []
     words = 0.0
@@ -212,7 +219,8 @@ def _asked(history: Sequence[tuple[str, str]], reply: str) -> str | None:
     """The end of the window's last message when the assistant wrote it and ``reply`` answers it.
 
     ``reply`` answers it when the message invites a reply (``invites_reply``)
-    or when ``reply`` only agrees or declines (``is_assent``).
+    or when ``reply`` only agrees or declines (``is_assent``). Evidence: the
+    bundled sample, the only data whose assistant asks questions (an evaluation set).
     """
     if not history:
         return None
@@ -256,7 +264,8 @@ def reply_context(history: Sequence[tuple[str, str]], *, max_words: int, reply: 
 
 
 def asked_before(history: Sequence[tuple[str, str]]) -> str | None:
-    """The visitor's message just before the window's last message, when the visitor wrote it; else ``None``."""
+    """The visitor's message just before the window's last message, when the visitor wrote it; else ``None``.
+    Evidence: the bundled sample's short replies (an evaluation set)."""
     if len(history) < 2:
         return None
     role, content = history[-2]

@@ -23,7 +23,8 @@ def should_resolve(query: str, max_words: int = DEFAULT_MAX_RESOLVE_WORDS) -> bo
     closing quotes and invisible characters; words are counted on the
     visible text by script (``word_count``), so a message of format
     characters alone is empty and a long request written without spaces is
-    no short reply.
+    no short reply. Evidence: the bundled sample ("Combien de bureaux
+    avez-vous ?" rewritten as office space; contract §4), an evaluation set.
     """
     if not isinstance(query, str):
         raise TypeError(f"query must be a str, got {type(query).__name__}")
@@ -34,12 +35,14 @@ def should_resolve(query: str, max_words: int = DEFAULT_MAX_RESOLVE_WORDS) -> bo
 
 
 _UNSPACED = re.compile(f"[{KANA_CHARS}{HAN_CHARS}{HANGUL_CHARS}]")
-"""Characters of scripts written without spaces between words: Han, kana (and Hangul syllables, counted alike)."""
+"""Characters of scripts written without spaces between words: Han, kana (and Hangul syllables, counted alike).
+Evidence: Han measured (``HAN_CHARS_PER_WORD``); kana and Hangul are counted alike without data of their own."""
 
 
 def word_count(text: str) -> float:
     """How many words ``text`` holds: space-separated words, with a run written without spaces counted by its
-    characters (``HAN_CHARS_PER_WORD`` a word, measured on Chinese)."""
+    characters (``HAN_CHARS_PER_WORD`` a word, measured on Chinese). Evidence: jieba's frequency dictionary
+    (``benchmarks/probes/han_word_length.py``), no evaluation item."""
     count = 0.0
     for word in visible(text).split():
         unspaced = len(_UNSPACED.findall(word))

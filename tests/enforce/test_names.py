@@ -12,8 +12,7 @@ from conversations import OFFER, OPTIONS, SHOPS, SHOPS_ASK
 from fakes import ScriptedLLM, reference_json
 from lightrag_resolve import Message, Resolver, Turn
 from lightrag_resolve._turn.candidates import collect_candidates
-from lightrag_resolve._languages.text import ELIDED_WORDS, clean_single_line, without_elision, without_possessive
-from lightrag_resolve._languages.text import contains_phrase
+from lightrag_resolve._languages.text import clean_single_line, contains_phrase, elided_words, without_elision, without_possessive
 from lightrag_resolve._enforce import (
     accept_reference_name,
     cut_gloss,
@@ -163,7 +162,7 @@ invented = st.from_regex(r"Zq[a-z]{3,8}", fullmatch=True)
 
 
 @given(
-    st.sampled_from(sorted(ELIDED_WORDS)),
+    st.sampled_from(sorted(elided_words())),
     st.sampled_from(["'", "\u2019"]),
     st.sampled_from([str.lower, str.capitalize]),
     invented,
