@@ -87,7 +87,8 @@ $(VENV)/.installed-dev: pyproject.toml | $(VENV)/bin/python
 	touch $@
 
 # Files kept in ruff's format; the rest of the tree joins as each file is next rewritten whole.
-FORMATTED := lightrag_resolve/_errors.py lightrag_resolve/local/_models.py tests/test_docs.py tests/test_errors.py \
+FORMATTED := lightrag_resolve/_decide/*.py lightrag_resolve/_turn/*.py lightrag_resolve/_model/*.py lightrag_resolve/_observe/*.py lightrag_resolve/_lightrag/*.py lightrag_resolve/_facts.py lightrag_resolve/eval/_alternatives.py tests/test_layers.py \
+	lightrag_resolve/_errors.py lightrag_resolve/local/_models.py tests/test_docs.py tests/test_errors.py \
 	tests/test_exported_members.py tests/demo/test_demo_without_eval.py \
 	lightrag_resolve/_turn/candidates.py lightrag_resolve/_turn/picks.py lightrag_resolve/_languages/text.py \
 	lightrag_resolve/eval/_replay.py benchmarks/rank_report.py benchmarks/reuse_eval.py tests/test_reuse_eval.py tests/test_candidates.py \
@@ -100,8 +101,8 @@ FORMATTED := lightrag_resolve/_errors.py lightrag_resolve/local/_models.py tests
 	tests/test_unprompted.py benchmarks/probes/reference_text_probe.py benchmarks/probes/fusion_probe.py \
 	lightrag_resolve/_languages/pointing.py tests/test_pointing_words.py \
 	lightrag_resolve/_lightrag/fusion.py tests/test_fusion.py \
-	lightrag_resolve/_enforce/*.py lightrag_resolve/_decide/route.py lightrag_resolve/_decide/fallback.py lightrag_resolve/_decide/pipeline.py \
-	lightrag_resolve/_decide/resolver.py lightrag_resolve/_decide/short_replies.py lightrag_resolve/_decide/references.py lightrag_resolve/_lightrag/retrieval.py \
+	lightrag_resolve/_enforce/*.py lightrag_resolve/_decide/route.py lightrag_resolve/_decide/pipeline.py \
+	lightrag_resolve/_decide/resolver.py lightrag_resolve/_lightrag/retrieval.py \
 	lightrag_resolve/_lightrag/role_llms.py lightrag_resolve/_turn/graph_names.py lightrag_resolve/_tuning.py lightrag_resolve/_config.py lightrag_resolve/_lightrag/rag.py \
 	tests/enforce/*.py tests/test_references.py tests/conversations.py tests/test_routing.py tests/test_fallback.py tests/test_pipeline.py \
 	tests/test_tuning.py tests/test_role_llms.py tests/test_graph_names.py tests/traced_spans.py tests/test_config_docs.py \
@@ -110,7 +111,7 @@ FORMATTED := lightrag_resolve/_errors.py lightrag_resolve/local/_models.py tests
 	lightrag_resolve/_log_level.py lightrag_resolve/server/_refusal.py lightrag_resolve/server/_quiet.py \
 	lightrag_resolve/server/_local_serving.py lightrag_resolve/server/_seam.py lightrag_resolve/cli/resolve.py \
 	tests/server/test_quiet_and_refusal.py tests/test_documented_commands.py \
-	lightrag_resolve/_lightrag/answer_words.py tests/test_answer_words.py \
+	lightrag_resolve/_lightrag/answer_prompt.py tests/test_answer_words.py \
 	lightrag_resolve/server/_webui.py lightrag_resolve/server/_webui_bundle.py tests/server/test_webui_history.py \
 	tests/server/test_webui_browser.py \
 	lightrag_resolve/_bounded_call.py tests/test_bounded_call.py tests/test_hostile_storage.py benchmarks/probes/rule_split_probe.py \

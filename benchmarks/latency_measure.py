@@ -252,7 +252,7 @@ async def _gate_check(library: System, retrieval_ms: float) -> tuple[float, dict
     """``naive``: the checked classes with a check slower than the speculative search by 250 ms.
 
     The speculative branch then reaches its answer call while the check is
-    still deciding: the answer must wait behind the gate, and be written once
+    still reporting: the answer must wait behind the gate, and be written once
     (on KEEP when the gate opens, on AMBIGUOUS and RESOLVE after the search on
     the changed text, the speculative branch cancelled).
     """

@@ -9,11 +9,11 @@ beside a speculative search for longer follow-ups.
 The map (docs/architecture.md has the whole of it):
 
 - where a query enters: ``_lightrag`` (``ResolvingLightRAG``'s entry points);
-- where the path is decided: ``_pipeline.decide_path`` over ``_routing.ROUTE_RULES``;
-- the one place a model is awaited: ``_model_call.ask_model``;
+- where the path is decided: ``_decide.pipeline.decide_path`` over ``_decide.route.ROUTE_RULES``;
+- the one place a model is awaited: ``_model.call.ask_model``;
 - where the invariants are enforced: ``_enforce`` (pure functions);
-- where the fallback is decided: ``_fallback`` (``untouched``, ``fall_back``);
-- the one module touching LightRAG internals: ``_lightrag_seam``.
+- where the fallback is decided: ``_decide.route`` (``untouched``, ``fall_back``);
+- the one module touching LightRAG internals: ``_lightrag.seam``.
 """
 
 import os as _os

@@ -1,7 +1,7 @@
 """One awaited call of someone else's code (a model, a storage) that cannot raise into the caller's query.
 
-The model call (``_model_call.ask_model``) and the graph lookup
-(``_graph_names``) both run code this library does not own, bounded in time:
+The model call (``_model.call.ask_model``) and the graph lookup
+(``_turn.graph_names``) both run code this library does not own, bounded in time:
 its failures, its timeout and a ``CancelledError`` it raises itself (a client
 library cancelling its own inner task) must cost the turn what it asked for,
 never the query. Only the caller's own cancellation propagates, cancelling

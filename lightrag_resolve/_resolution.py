@@ -62,7 +62,7 @@ class Resolution:
     ``hl_keywords`` are both empty (LightRAG extracts its own) or both filled;
     the constructor refuses anything else, so no code path can hand LightRAG
     half a keyword query. ``raw_output`` is recorded encodable (a lone
-    surrogate becomes U+FFFD) and bounded (``_clean_text.MAX_RAW_OUTPUT_CHARS``,
+    surrogate becomes U+FFFD) and bounded (``_languages.text.MAX_RAW_OUTPUT_CHARS``,
     marked as cut), so the record always serialises to UTF-8 JSON.
     """
 

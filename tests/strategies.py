@@ -51,7 +51,7 @@ PROMPT_FORMATS = [
     '{{"decision": "RESOLVE", "name": "{}"}}',
     "{} low_level_keywords",
 ]
-"""A prompt's own format (``_prompts``): the check's verdicts, the labels of the conversation, the JSON keys."""
+"""A prompt's own format (``_model.prompts``): the check's verdicts, the labels of the conversation, the JSON keys."""
 
 prompt_format_text = st.builds(lambda form, name: form.replace("{{", "{").replace("}}", "}").replace("{}", name),
                                st.sampled_from(PROMPT_FORMATS), phrase)

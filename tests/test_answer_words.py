@@ -6,7 +6,7 @@ import pytest
 from lightrag import QueryParam
 
 from fakes import ScriptedLLM, keyword_json
-from lightrag_resolve._lightrag.answer_words import AnswerWords, on_visitors_words
+from lightrag_resolve._lightrag.answer_prompt import AnswerWords, on_visitors_words
 from tuned import tuned
 
 ASKED = [

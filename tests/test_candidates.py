@@ -1,4 +1,4 @@
-"""Candidate names collected in code from the history window (``_candidates``)."""
+"""Candidate names collected in code from the history window (``_turn.candidates``)."""
 
 from __future__ import annotations
 

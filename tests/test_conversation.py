@@ -1,4 +1,4 @@
-"""One turn as the resolver sees it (``_conversation``): messages, the history window and the conversation."""
+"""One turn as the resolver sees it (``_turn.conversation``): messages, the history window and the conversation."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The one fallback point (``_fallback``, contract §6): the visitor's words, and a safe resolution with its reason."""
+"""The one fallback point (``_decide.route``, contract §6): the visitor's words, and a safe resolution with its reason."""
 
 from __future__ import annotations
 

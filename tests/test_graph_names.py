@@ -1,4 +1,4 @@
-"""The window's names the knowledge graph knows (``_graph_names``, contract §5.4): one bounded batch lookup."""
+"""The window's names the knowledge graph knows (``_turn.graph_names``, contract §5.4): one bounded batch lookup."""
 
 from __future__ import annotations
 

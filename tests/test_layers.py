@@ -69,8 +69,10 @@ def _imports(path: Path) -> set[str]:
 
 FILES = sorted(PACKAGE.rglob("*.py"))
 MODULES = {_module(path): path for path in FILES}
-GRAPH = {name: {target for target in _imports(path) if target in MODULES and target != name} for name, path in
-         MODULES.items()}
+GRAPH = {
+    name: {target for target in _imports(path) if target in MODULES and target != name}
+    for name, path in MODULES.items()
+}
 
 
 def _layer_of(module: str, layers: list[tuple[str, ...]]) -> int:
@@ -80,7 +82,9 @@ def _layer_of(module: str, layers: list[tuple[str, ...]]) -> int:
     for number, places in enumerate(layers):
         for place in places:
             stem = place.removesuffix(".py").strip("/")
-            if (relative == stem or relative.startswith(stem + "/") or (not stem and not relative)) and len(stem) > best:
+            if (relative == stem or relative.startswith(stem + "/") or (not stem and not relative)) and len(
+                stem
+            ) > best:
                 best, index = len(stem), number
     assert index is not None, f"{module} is in no layer of docs/architecture.md"
     return index
@@ -179,8 +183,10 @@ def test_no_six_line_run_of_code_stands_twice_in_the_package():
             run = tuple(text for _, text in lines[start : start + 6])
             where = f"{path.relative_to(PACKAGE)}:{lines[start][0]}"
             first = seen.setdefault(run, where)
-            if first != where and first.split(":")[0] != where.split(":")[0] or (
-                first != where and abs(int(first.split(":")[1]) - lines[start][0]) >= 6
+            if (
+                first != where
+                and first.split(":")[0] != where.split(":")[0]
+                or (first != where and abs(int(first.split(":")[1]) - lines[start][0]) >= 6)
             ):
                 twice[first].add(where)
     assert dict(twice) == {}

@@ -1,4 +1,4 @@
-"""The one place a resolver awaits a model (``_model_call``): bounds, failures, the role tag, what is sent.
+"""The one place a resolver awaits a model (``_model.call``): bounds, failures, the role tag, what is sent.
 
 Every model here is a fake (``ScriptedLLM`` or a small function named as one).
 """

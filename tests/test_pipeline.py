@@ -8,7 +8,7 @@ import pytest
 from fakes import ScriptedLLM, keyword_json
 from lightrag_resolve import Message, Resolution, Resolver, ResolverConfig, Turn
 from lightrag_resolve._decide.route import fall_back, untouched
-from lightrag_resolve._decide.pipeline import deciding, resolve_turn, route_turn, run_path
+from lightrag_resolve._decide.pipeline import reporting, resolve_turn, route_turn, run_path
 from traced_spans import attrs
 
 HISTORY = (
@@ -53,16 +53,16 @@ async def test_run_path_times_the_run_and_records_it_on_its_span(traced, path, q
     assert recorded["gen_ai.request.model"] == "m"
 
 
-# ---- deciding and route_turn --------------------------------------------------------------------
+# ---- reporting and route_turn --------------------------------------------------------------------
 
 
 def test_deciding_records_the_outcome_on_the_query_span_and_reports_it(traced):
     seen: list[Resolution] = []
     resolver = Resolver(traced.config(on_resolution=seen.append))
     kept = fall_back(untouched(turn(), "keywords"), "timeout")
-    with deciding(resolver, turn()) as (_, decided):
+    with reporting(resolver, turn()) as (_, reported):
         assert seen == []
-        decided(kept)
+        reported(kept)
     assert seen == [kept]
     recorded = attrs(traced.one("lightrag_resolve.resolve"))
     assert recorded["lightrag_resolve.fallback_reason"] == "timeout" and recorded["lightrag_resolve.changed"] is False
@@ -153,7 +153,13 @@ async def test_a_text_too_light_to_search_is_reported_once_before_any_model_call
 async def test_the_reference_check_asks_the_reference_llm():
     short, check = ScriptedLLM(replies=REPLIES), ScriptedLLM(replies=REPLIES)
     resolution = await resolve_turn(
-        Resolver(), turn(FOLLOW_UP), enabled=True, caller_keywords=False, llm=short, model="m", reference_llm=check,
+        Resolver(),
+        turn(FOLLOW_UP),
+        enabled=True,
+        caller_keywords=False,
+        llm=short,
+        model="m",
+        reference_llm=check,
         reference_model="r",
     )
     assert short.calls == [] and check.roles() == ["reference"]

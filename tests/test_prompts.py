@@ -1,4 +1,4 @@
-"""The resolver prompts (``_prompts``, contract §5): what each shows, the bounds it asks for, the schemas."""
+"""The resolver prompts (``_model.prompts``, contract §5): what each shows, the bounds it asks for, the schemas."""
 
 from __future__ import annotations
 

@@ -285,7 +285,7 @@ async def test_the_check_runs_beside_the_naive_search_not_before_it(make_rag, mo
     rag = await make_rag(llm)
     task = asyncio.ensure_future(rag.aquery_data(ASK, param("naive")))
     await _until(lambda: ASK in spy.started)
-    assert ("end", "reference") not in llm.events  # the search began while the check was deciding
+    assert ("end", "reference") not in llm.events  # the search began while the check was reporting
     await task
 
 

@@ -1,4 +1,4 @@
-"""The reference check's one answer through the resolver and on a real LightRAG (``_references``, contract §5.3,
+"""The reference check's one answer through the resolver and on a real LightRAG (``_decide.outcome``, contract §5.3,
 §5.9, §7): the restatement and, in graph modes, the keywords come from the same call."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Which LLM function each resolver calls and the model name it records (``_role_llms``)."""
+"""Which LLM function each resolver calls and the model name it records (``_lightrag.role_llms``)."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ class FakeLLM:
 
 @dataclass
 class FakeRag:
-    """A fake LightRAG instance with only what ``_role_llms`` and ``keyword_role_llm`` read."""
+    """A fake LightRAG instance with only what ``_lightrag.role_llms`` and ``keyword_role_llm`` read."""
 
     keyword_func: Any = None
     keyword_kwargs: dict[str, Any] = field(default_factory=lambda: {"temperature": 0.0})

@@ -16,7 +16,7 @@ from lightrag_resolve._decide.route import (
     RouteFacts,
     bypass,
     caller_keywords,
-    decide,
+    override_answer,
     disabled,
     first_turn,
     route,
@@ -283,15 +283,15 @@ def test_decide_names_the_override_that_raised_and_what_follows(caplog):
         raise ValueError(query)
 
     with caplog.at_level(logging.WARNING, logger="lightrag_resolve"):
-        assert decide(tenant_gate, "Santé", on_error=True, then="we carry on") is True
-        assert decide(tenant_gate, "Santé", on_error=False, then="we carry on") is False
+        assert override_answer(tenant_gate, "Santé", on_error=True, then="we carry on") is True
+        assert override_answer(tenant_gate, "Santé", on_error=False, then="we carry on") is False
     assert [record.getMessage() for record in caplog.records] == ["tenant_gate raised; we carry on"] * 2
 
 
 @pytest.mark.parametrize(("answer", "expected"), [(True, True), (False, False), (1, True), ("", False), (None, False)])
 def test_decide_reads_any_answer_as_a_bool_and_logs_nothing(caplog, answer, expected):
     with caplog.at_level(logging.DEBUG, logger="lightrag_resolve"):
-        assert decide(FakeOverride(answer), "Santé", on_error=not expected, then="unused") is expected
+        assert override_answer(FakeOverride(answer), "Santé", on_error=not expected, then="unused") is expected
     assert caplog.records == []
 
 

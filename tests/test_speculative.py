@@ -1,4 +1,4 @@
-"""Retrieval beside the reference check in ``naive`` mode (``_speculative``, contract §7), on fakes: no LightRAG,
+"""Retrieval beside the reference check in ``naive`` mode (``_lightrag.speculative``, contract §7), on fakes: no LightRAG,
 no model.
 
 The branches here are fakes that record what happened to them: started,
@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from lightrag_resolve import Resolution
 from lightrag_resolve._lightrag.seam import RetrievalScope, _retrieval, retrieving
-from lightrag_resolve._lightrag.speculative import gate_answer, search_beside_check, settle
+from lightrag_resolve._lightrag.speculative import hold_answer, search_beside_check, settle
 from test_model_call import others_done
 
 ASK = "Which retailers already run it?"
@@ -186,12 +186,12 @@ def test_whatever_each_branch_does_the_decision_picks_the_retrieval_and_nothing_
             assert outcome == (decided, "searched")
 
 
-# ---- gate_answer: the speculative branch's answer waits for the check --------------------------------
+# ---- hold_answer: the speculative branch's answer waits for the check --------------------------------
 
 
 def test_outside_a_speculative_branch_the_answer_function_is_returned_as_it_is():
-    assert gate_answer(fake_answer, None) is fake_answer
-    assert gate_answer(None, None) is None
+    assert hold_answer(fake_answer, None) is fake_answer
+    assert hold_answer(None, None) is None
 
 
 async def test_inside_the_branch_the_answer_is_written_only_after_the_check_kept_the_message():
@@ -199,7 +199,7 @@ async def test_inside_the_branch_the_answer_is_written_only_after_the_check_kept
     order: list[str] = []
 
     async def fake_search_and_answer(gate: asyncio.Event) -> str:
-        answer = gate_answer(fake_answer, gate)
+        answer = hold_answer(fake_answer, gate)
         assert answer is not fake_answer
         order.append("searched")
         written = await answer("the context")
@@ -223,7 +223,7 @@ async def test_on_a_resolved_message_the_gated_answer_is_never_written():
     written: list[str] = []
 
     async def fake_search_and_answer(gate: asyncio.Event) -> str:
-        written.append(await gate_answer(fake_answer, gate)("the unresolved context"))
+        written.append(await hold_answer(fake_answer, gate)("the unresolved context"))
         return written[-1]
 
     result = await search_beside_check(
@@ -235,7 +235,7 @@ async def test_on_a_resolved_message_the_gated_answer_is_never_written():
 
 def gated_as_lightrag_sees_it(answer_llm: Any) -> Any:
     """``answer_llm`` gated as the seam gates LightRAG's answer LLM here: by this context's ``RetrievalScope``."""
-    return gate_answer(answer_llm, _retrieval.get().answer_gate)
+    return hold_answer(answer_llm, _retrieval.get().answer_hold)
 
 
 async def test_the_gate_is_the_speculative_branchs_alone():
@@ -249,7 +249,7 @@ async def test_the_gate_is_the_speculative_branchs_alone():
         return "unused"
 
     async def speculative(gate: asyncio.Event) -> str:
-        with retrieving(RetrievalScope(answer_gate=gate)):  # as _reference_search hands the gate to LightRAG
+        with retrieving(RetrievalScope(answer_hold=gate)):  # as _reference_search hands the gate to LightRAG
             seen["speculative"] = gated_as_lightrag_sees_it(fake_answer)
         return "searched"
 

@@ -18,7 +18,7 @@ from pathlib import Path
 from lightrag import QueryParam
 
 from lightrag_resolve import Resolution, ResolverConfig, ResolverTuning, Turn
-from lightrag_resolve._lightrag.answer_words import AnswerWords
+from lightrag_resolve._lightrag.answer_prompt import AnswerWords
 from lightrag_resolve._lightrag.seam import RetrievalScope, _retrieval
 from lightrag_resolve._lightrag.retrieval import retrieve_beside_check, retrieve_resolved
 from test_model_call import others_done
@@ -95,7 +95,7 @@ async def test_a_resolved_retrieval_sets_one_scope_around_itself_and_leaves_noth
     result = await retrieve_resolved(RESOLVED, QueryParam(mode="naive"), seen, tuning=tuning)
     assert result == f"retrieved {RESOLVED.query}"
     scope = seen.scopes[RESOLVED.query]
-    assert scope.exempt == RESOLVED.query and scope.answer_gate is None and scope.record is None
+    assert scope.exempt == RESOLVED.query and scope.answer_hold is None and scope.record is None
     assert scope.answer_words == AnswerWords(retrieved=RESOLVED.query, visitors_words=ASK)
     assert scope.fuse is not None and scope.fuse.text == ASK
     assert _retrieval.get() == RetrievalScope()
@@ -134,14 +134,14 @@ async def test_the_gate_and_the_record_are_the_speculative_branchs_and_the_check
         held,
         check=check,
         tuning=ResolverTuning(fuse_raw_search=True),
-        decided=lambda resolution: None,
+        reported=lambda resolution: None,
     )
     assert (resolution, result) == (RESOLVED, f"retrieved {RESOLVED.query}")
     assert checked == [RetrievalScope()]
     speculative, resolved = seen.scopes[ASK], seen.scopes[RESOLVED.query]
-    assert isinstance(speculative.answer_gate, asyncio.Event) and not speculative.answer_gate.is_set()
+    assert isinstance(speculative.answer_hold, asyncio.Event) and not speculative.answer_hold.is_set()
     assert speculative.record is not None and speculative.exempt is None and speculative.answer_words is None
-    assert resolved.answer_gate is None and resolved.record is None and resolved.exempt == RESOLVED.query
+    assert resolved.answer_hold is None and resolved.record is None and resolved.exempt == RESOLVED.query
     assert resolved.fuse is speculative.record  # the speculative search's chunks, fused instead of searched again
     assert _retrieval.get() == RetrievalScope() and others_done()
 

@@ -35,7 +35,7 @@ from .._model.call import ModelReply
 from .._model.parse import KeywordAnswer, ReferenceAnswer
 from .._resolution import Resolution, ResolutionPath
 from .._turn.conversation import Turn
-from .route import checks_first, decide, fall_back, led_by, resolved_text, safe_short_reply, untouched
+from .route import checks_first, fall_back, led_by, override_answer, resolved_text, safe_short_reply, untouched
 
 if TYPE_CHECKING:
     from .policy import Policy
@@ -169,7 +169,7 @@ def _named_by_answer(policy: Policy, turn: Turn, checked: Resolution, answer: Re
     if checked.fallback_reason != "keep":
         return checked
     names = _answer_mentions(policy, turn, answer)
-    if len(names) != 1 or not decide(policy.points_back, turn, on_error=False, then="the kept message stays"):
+    if len(names) != 1 or not override_answer(policy.points_back, turn, on_error=False, then="the kept message stays"):
         return checked
     resolved = led_by(turn, replace(checked, fallback_reason=None, decision=None), names[0], policy.tuning)
     return checked if resolved.fallback_reason is not None else resolved

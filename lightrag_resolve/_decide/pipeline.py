@@ -6,7 +6,7 @@ points take its two halves apart (``route_turn``, then ``run_path``), because
 a reference in ``naive`` mode is checked beside a speculative search. The
 pipeline is given a ``Policy`` and calls its override points; nothing here
 calls back up. The span, the log line and the ``on_resolution`` hook see
-every decision the same way (``deciding``).
+every decision the same way (``reporting``).
 """
 
 from __future__ import annotations
@@ -29,9 +29,9 @@ from .outcome import reference_outcome, short_reply_outcome
 from .policy import Policy
 from .route import Route, RouteFacts, checks_first, route, settle
 
-__all__ = ["Decided", "deciding", "resolve_turn", "route_turn", "run_path"]
+__all__ = ["Reported", "reporting", "resolve_turn", "route_turn", "run_path"]
 
-Decided = Callable[[Resolution], None]
+Reported = Callable[[Resolution], None]
 """Called once a turn's resolution is known, before retrieval runs (so a failing retrieval still shows it)."""
 
 
@@ -103,15 +103,15 @@ async def _ask(policy: Policy, path: ResolutionPath, turn: Turn, llm: LLMFunc) -
 
 
 @contextmanager
-def deciding(policy: Policy, turn: Turn) -> Iterator[tuple[QuerySpan, Decided]]:
+def reporting(policy: Policy, turn: Turn) -> Iterator[tuple[QuerySpan, Reported]]:
     """The turn's query span, and what to call once its resolution is known: the span, the log and the hook."""
     with query_span(policy.config, turn) as span:
 
-        def decided(resolution: Resolution) -> None:
+        def reported(resolution: Resolution) -> None:
             span.record(resolution)
             report(resolution, policy.config)
 
-        yield span, decided
+        yield span, reported
 
 
 async def resolve_turn(
@@ -132,7 +132,7 @@ async def resolve_turn(
 
     The reference check asks ``reference_llm`` (``llm`` when ``None``).
     """
-    with deciding(policy, turn) as (_, decided):
+    with reporting(policy, turn) as (_, reported):
         path = route_turn(
             policy, turn, enabled=enabled, caller_keywords=caller_keywords, searched_by_lightrag=searched_by_lightrag
         )
@@ -149,5 +149,5 @@ async def resolve_turn(
                 graph=graph,
                 graph_timeout=graph_timeout,
             )
-        decided(resolution)
+        reported(resolution)
     return resolution

@@ -56,7 +56,7 @@ __all__ = [
     "Shortcut",
     "check_raised",
     "checks_first",
-    "decide",
+    "override_answer",
     "fall_back",
     "led_by",
     "resolved_text",
@@ -138,7 +138,7 @@ def resolved_text(safe: Resolution, meaning: str) -> str:
 # ---- the path (§3) -----------------------------------------------------------
 
 
-def decide(override: Callable[[Any], Any], subject: Any, *, on_error: bool, then: str) -> bool:
+def override_answer(override: Callable[[Any], Any], subject: Any, *, on_error: bool, then: str) -> bool:
     """One yes/no override point's answer; ``on_error`` when it raises, which is logged with what follows."""
     try:
         return bool(override(subject))
@@ -171,15 +171,15 @@ class RouteFacts:
 
     @cached_property
     def short_reply(self) -> bool:
-        return decide(self.gate, self.turn.query, on_error=False, then="the turn goes through unresolved")
+        return override_answer(self.gate, self.turn.query, on_error=False, then="the turn goes through unresolved")
 
     @cached_property
     def points_back(self) -> bool:
-        return decide(self.pointer, self.turn, on_error=True, then="the reference check runs")
+        return override_answer(self.pointer, self.turn, on_error=True, then="the reference check runs")
 
     @cached_property
     def prompted(self) -> bool:
-        return decide(self.prompter, self.turn, on_error=True, then="the reply is resolved as prompted")
+        return override_answer(self.prompter, self.turn, on_error=True, then="the reply is resolved as prompted")
 
 
 RouteRule = Callable[[RouteFacts], Route | None]
@@ -335,7 +335,9 @@ SHORTCUTS: tuple[Shortcut, ...] = (unprompted_reply, picked_option, sole_candida
 """The no-call shortcuts, in order; each claims ``naive`` turns only (plain LightRAG makes no call there)."""
 
 
-def settle(facts: RouteFacts, path: ResolutionPath, model: str | None, shortcuts: tuple[Shortcut, ...]) -> Resolution | None:
+def settle(
+    facts: RouteFacts, path: ResolutionPath, model: str | None, shortcuts: tuple[Shortcut, ...]
+) -> Resolution | None:
     """The first shortcut's outcome for the turn on ``path``, or ``None`` when the model is asked."""
     for shortcut in shortcuts:
         settled = shortcut(facts, path, model)

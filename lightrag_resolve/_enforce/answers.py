@@ -98,7 +98,7 @@ def is_scaffold(text: str) -> bool:
 
 
 def is_prompt_format(text: str) -> bool:
-    """Whether ``text`` carries a prompt's own format: the check's verdict, a label, a JSON key (``_prompts``).
+    """Whether ``text`` carries a prompt's own format: the check's verdict, a label, a JSON key (``_model.prompts``).
 
     The reference check's verdicts (``RESOLVE: <name>``, ``KEEP``,
     ``AMBIGUOUS``, leading with a separator, or in capitals anywhere, as is

@@ -13,7 +13,7 @@ The search on the visitor's words is usually already done: the speculative
 search of contract §7 ran it while the check decided. ``SecondSearch`` records
 that search's chunks, so the resolved retrieval fuses them instead of
 searching again; when it had not got that far, the words are searched beside
-the resolved text. ``_lightrag_seam`` installs ``vector_search`` in place of LightRAG's
+the resolved text. ``_lightrag.seam`` installs ``vector_search`` in place of LightRAG's
 ``_get_vector_context``, handing it the retrieval's ``record`` and ``fuse``
 (its ``RetrievalScope``); without either it is LightRAG's own search, unchanged.
 """

@@ -1,12 +1,12 @@
 """``ResolvingLightRAG``: LightRAG's query entry points, with the turn resolved first.
 
 Every query entry point resolves the turn first (contract §3) through the one
-pipeline (``_pipeline``), then hands LightRAG either the caller's own
+pipeline (``_decide.pipeline``), then hands LightRAG either the caller's own
 ``QueryParam`` (nothing resolved) or a copy carrying the keywords, never a
-mutated original (``_reference_search``). ``aretrieve`` and ``aanswer``
+mutated original (``_lightrag.retrieval``). ``aretrieve`` and ``aanswer``
 return the ``Resolution`` beside LightRAG's result, and every entry point
 takes one made before (``resolution=``). The LightRAG internals this needs are
-declared, checked and installed in ``_lightrag_seam``; the first instance
+declared, checked and installed in ``_lightrag.seam``; the first instance
 installs them.
 """
 
@@ -19,14 +19,14 @@ from typing import Any, Concatenate, ParamSpec, TypeVar, cast
 from lightrag import LightRAG, QueryParam
 
 from .._config import ResolverConfig
-from .._decide.pipeline import deciding, route_turn, run_path
+from .._decide.pipeline import reporting, route_turn, run_path
 from .._decide.resolver import Resolver
 from .._decide.route import Route
 from .._resolution import Resolution, ResolutionPath, Resolved
 from .._turn.conversation import Turn
 from .retrieval import retrieve_beside_check, retrieve_resolved
 from .role_llms import reference_llm, resolver_llm
-from .seam import AnswerGate, install, run_sync
+from .seam import AnswerHooks, install, run_sync
 
 __all__ = ["ResolvingLightRAG"]
 
@@ -107,7 +107,7 @@ def _with_resolution(result: Any, resolution: Resolution) -> Any:
 
 
 @dataclass
-class ResolvingLightRAG(AnswerGate, LightRAG):  # type: ignore[misc]  # LightRAG ships no type information
+class ResolvingLightRAG(AnswerHooks, LightRAG):  # type: ignore[misc]  # LightRAG ships no type information
     """A ``LightRAG`` that resolves follow-up messages before retrieval.
 
     Takes every ``LightRAG`` argument plus ``resolver``: a ``ResolverConfig``,
@@ -159,7 +159,7 @@ class ResolvingLightRAG(AnswerGate, LightRAG):  # type: ignore[misc]  # LightRAG
         )
 
     async def _run(self, path: ResolutionPath, turn: Turn) -> Resolution:
-        """The turn on ``path``, with the graph's names, on its role's LLM (``_role_llms``)."""
+        """The turn on ``path``, with the graph's names, on its role's LLM (``_lightrag.role_llms``)."""
         resolver = self.query_resolver
         llm, model = (reference_llm if path == "reference" else resolver_llm)(self, resolver.config)
         graph = getattr(self, "chunk_entity_relation_graph", None)
@@ -172,10 +172,10 @@ class ResolvingLightRAG(AnswerGate, LightRAG):  # type: ignore[misc]  # LightRAG
     ) -> Resolution:
         """Decide how this turn would be retrieved, without retrieving."""
         turn = self._turn(query, param)
-        with deciding(self.query_resolver, turn) as (_, decided):
+        with reporting(self.query_resolver, turn) as (_, reported):
             path = self._route(turn, param, resolve)
             resolution = path if isinstance(path, Resolution) else await self._run(path, turn)
-            decided(resolution)
+            reported(resolution)
         return resolution
 
     resolve = _sync_twin("resolve", aresolve)
@@ -196,7 +196,7 @@ class ResolvingLightRAG(AnswerGate, LightRAG):  # type: ignore[misc]  # LightRAG
             _check_given(given, query, param, resolve)
         resolver = self.query_resolver
         tuning = resolver.tuning
-        with deciding(resolver, turn) as (span, decided):
+        with reporting(resolver, turn) as (span, reported):
             if given is not None:  # decided (and reported) when it was made; retrieved the same way
                 resolution = given
                 span.record(resolution)
@@ -205,7 +205,7 @@ class ResolvingLightRAG(AnswerGate, LightRAG):  # type: ignore[misc]  # LightRAG
             path = self._route(turn, param, resolve)
             if isinstance(path, Resolution):
                 resolution = path
-                decided(resolution)
+                reported(resolution)
                 result = await retrieve(query, param)
             elif path == "reference":
                 resolution, result = await retrieve_beside_check(
@@ -214,11 +214,11 @@ class ResolvingLightRAG(AnswerGate, LightRAG):  # type: ignore[misc]  # LightRAG
                     retrieve,
                     check=lambda: self._run("reference", turn),
                     tuning=tuning,
-                    decided=decided,
+                    reported=reported,
                 )
             else:
                 resolution = await self._run(path, turn)
-                decided(resolution)
+                reported(resolution)
                 result = await retrieve_resolved(resolution, param, retrieve, tuning=tuning)
         return Resolved(resolution=resolution, result=_with_resolution(result, resolution))
 

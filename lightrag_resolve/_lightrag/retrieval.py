@@ -9,7 +9,7 @@ extraction (one model call per follow-up, as plain LightRAG); in ``naive``
 mode beside a speculative search on the visitor's words, so only resolved
 turns wait. What a retrieval asks of LightRAG's query (the exemption, the
 answer's words, the answer gate, the second search) is one ``RetrievalScope``,
-set once around it (``_lightrag_seam.retrieving``).
+set once around it (``_lightrag.seam.retrieving``).
 """
 
 from __future__ import annotations
@@ -22,12 +22,12 @@ from typing import Any, TypeVar
 
 from lightrag import QueryParam
 
-from .._decide.pipeline import Decided
+from .._decide.pipeline import Reported
 from .._decide.route import check_raised, checks_first
 from .._resolution import Resolution
 from .._tuning import ResolverTuning
 from .._turn.conversation import Turn
-from .answer_words import AnswerWords
+from .answer_prompt import AnswerWords
 from .fusion import SecondSearch
 from .seam import RetrievalScope, retrieving
 from .speculative import search_beside_check
@@ -53,7 +53,7 @@ async def retrieve_resolved(
     """Retrieve on what ``resolution`` decided; a resolved reference's chunk search may fuse (§5.5, §5.10).
 
     The answer, where the entry point writes one, is written for the visitor's
-    words (``_answer_words``, §5.11).
+    words (``_lightrag.answer_prompt``, §5.11).
 
     ``raw_search``: the visitor's words with the chunks the speculative
     search already found for them, if it got that far. A standalone question
@@ -85,7 +85,7 @@ async def retrieve_beside_check(
     *,
     check: Callable[[], Awaitable[Resolution]],
     tuning: ResolverTuning,
-    decided: Decided,
+    reported: Reported,
 ) -> tuple[Resolution, Any]:
     """The reference check (``check()``), then or beside retrieval; the turn's resolution and result.
 
@@ -102,14 +102,14 @@ async def retrieve_beside_check(
         except Exception:
             logger.warning("the reference check raised; LightRAG extracts its own keywords", exc_info=True)
             resolution = on_error
-        decided(resolution)
+        reported(resolution)
         return resolution, await retrieve_resolved(resolution, param, retrieve, tuning=tuning)
 
     # The speculative search's chunks, kept for a fused resolved search (contract §5.5).
     raw_search = SecondSearch(turn.query) if tuning.fuse_raw_search else None
 
     async def speculative(gate: asyncio.Event) -> Any:
-        with retrieving(RetrievalScope(answer_gate=gate, record=raw_search)):
+        with retrieving(RetrievalScope(answer_hold=gate, record=raw_search)):
             return await retrieve(turn.query, param)
 
     return await search_beside_check(
@@ -119,5 +119,5 @@ async def retrieve_beside_check(
             resolution, param, retrieve, tuning=tuning, raw_search=raw_search
         ),
         on_error=on_error,
-        on_decision=decided,
+        on_decision=reported,
     )

@@ -19,7 +19,7 @@ Nothing is patched on import. ``install``, called by the first
 ``ResolvingLightRAG``, checks the core's internals and wraps
 ``lightrag.lightrag.validate_rag_query`` and ``lightrag.operate._get_vector_context``
 once per process. LightRAG calls these wrappers, and the answer LLM
-``AnswerGate`` hands it, from inside its query with no argument of ours: each
+``AnswerHooks`` hands it, from inside its query with no argument of ours: each
 reads what the retrieval asks of it from the one ``RetrievalScope`` that
 ``retrieving`` sets around that retrieval, in its task's context only. Outside
 one, each is LightRAG's own, so a plain ``LightRAG`` in the same process
@@ -45,14 +45,14 @@ import lightrag.lightrag as lightrag_core
 import lightrag.operate as lightrag_operate
 
 from .._errors import LightRAGResolveError
-from .answer_words import AnswerWords, on_visitors_words
+from .answer_prompt import AnswerWords, on_visitors_words
 from .fusion import SecondSearch, vector_search
-from .speculative import gate_answer
+from .speculative import hold_answer
 
 __all__ = [
     "CORE",
     "PRIVATE_NAMES",
-    "AnswerGate",
+    "AnswerHooks",
     "RetrievalScope",
     "SERVER",
     "SUPPORTED_LIGHTRAG",
@@ -259,14 +259,14 @@ class RetrievalScope:
 
     ``exempt``: a resolved text LightRAG's query check lets through (contract §6).
     ``answer_words``: the answer LLM is asked with the visitor's words (§5.11).
-    ``answer_gate``: the answer LLM waits until it is set (a speculative branch, §7).
+    ``answer_hold``: the answer LLM waits until it is set (a speculative branch, §7).
     ``record``: the vector chunk search keeps the chunks it finds for ``record.text``.
     ``fuse``: the vector chunk search of any other text is fused with it (§5.5, §5.10).
     """
 
     exempt: str | None = None
     answer_words: AnswerWords | None = None
-    answer_gate: asyncio.Event | None = None
+    answer_hold: asyncio.Event | None = None
     record: SecondSearch | None = None
     fuse: SecondSearch | None = None
 
@@ -330,7 +330,7 @@ def install() -> None:
         _installed = True
 
 
-class AnswerGate:
+class AnswerHooks:
     """Mixin of ``ResolvingLightRAG``: LightRAG's ``_build_global_config``, with the answer LLM gated.
 
     ``_build_global_config`` hands ``kg_query`` and ``naive_query`` their answer
@@ -338,7 +338,7 @@ class AnswerGate:
     that function waits for the reference check, so no answer is written from
     a context the check is about to replace, and on a resolved turn it is
     asked with the visitor's words instead of the retrieved text
-    (``_answer_words``, contract §5.11): both as the query's ``RetrievalScope``
+    (``_lightrag.answer_prompt``, contract §5.11): both as the query's ``RetrievalScope``
     says, read once per query here. Elsewhere it is LightRAG's own.
     """
 
@@ -347,7 +347,7 @@ class AnswerGate:
         funcs = config.get("role_llm_funcs")
         if isinstance(funcs, dict) and "query" in funcs:
             scope = _retrieval.get()
-            answer = gate_answer(on_visitors_words(funcs["query"], scope.answer_words), scope.answer_gate)
+            answer = hold_answer(on_visitors_words(funcs["query"], scope.answer_words), scope.answer_hold)
             config["role_llm_funcs"] = {**funcs, "query": answer}
         return config
 

@@ -5,12 +5,12 @@ AMBIGUOUS or any failure the speculative result is used as is; on RESOLVE it
 is cancelled and retrieval runs again on the enriched text. An answer written
 from the unresolved context would be wasted on RESOLVE, so the speculative
 branch is handed a gate that opens only when the check kept the message, and
-its answer call waits behind it (``gate_answer``, reached through the
-retrieval's ``RetrievalScope`` in ``_lightrag_seam``). Nothing started here
+its answer call waits behind it (``hold_answer``, reached through the
+retrieval's ``RetrievalScope`` in ``_lightrag.seam``). Nothing started here
 outlives the call that started it.
 
 (Graph modes run the check first: its one call also gives the keywords
-LightRAG would extract before any search, ``_reference_search``.)
+LightRAG would extract before any search, ``_lightrag.retrieval``.)
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from typing import Any, Awaitable, Callable, TypeVar
 from .._observe.tracing import retrieval_span, start_retrieval_span
 from .._resolution import Resolution
 
-__all__ = ["gate_answer", "search_beside_check", "settle"]
+__all__ = ["hold_answer", "search_beside_check", "settle"]
 
 logger = logging.getLogger("lightrag_resolve")
 
@@ -30,7 +30,7 @@ T = TypeVar("T")
 K = TypeVar("K")
 
 
-def gate_answer(
+def hold_answer(
     answer_llm: Callable[..., Awaitable[Any]] | None, gate: asyncio.Event | None
 ) -> Callable[..., Awaitable[Any]] | None:
     """``answer_llm``, made to wait until ``gate`` opens (a speculative branch's answer waits for the check).
@@ -68,7 +68,7 @@ async def search_beside_check(
     """Run ``check`` beside ``speculative(gate)``; retrieve again only when the check resolved.
 
     ``gate`` opens once the check kept the message: the speculative branch's
-    answer, if it writes one, waits for it (``gate_answer``). On a changed
+    answer, if it writes one, waits for it (``hold_answer``). On a changed
     resolution the speculative branch is cancelled and
     ``resolved(resolution)`` retrieves. ``on_error`` is the resolution used
     if the check itself raises. ``on_decision`` hears the resolution once it

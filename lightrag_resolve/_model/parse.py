@@ -48,7 +48,7 @@ class ReferenceAnswer:
     """The reference check's answer: a decision and, for RESOLVE, a name (contract §5.3).
 
     A JSON answer keeps its ``name`` with any decision: a KEEP that names a
-    candidate said what its decision did not (``_references``).
+    candidate said what its decision did not (``_decide.outcome``).
 
     From the JSON answer also, as the model gave them (cleaned later): the
     message restated as a search query (``restatement_raw``, §5.9) and the

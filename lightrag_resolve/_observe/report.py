@@ -32,8 +32,13 @@ def report(resolution: Resolution, config: ResolverConfig) -> None:
             resolution.model,
             resolution.elapsed_ms,
         )
-        logger.debug("resolved %r -> query=%r ll=%r hl=%r", resolution.original_query, resolution.query,
-                     resolution.ll_keywords, resolution.hl_keywords)
+        logger.debug(
+            "resolved %r -> query=%r ll=%r hl=%r",
+            resolution.original_query,
+            resolution.query,
+            resolution.ll_keywords,
+            resolution.hl_keywords,
+        )
     else:
         logger.debug(
             "turn not resolved: path=%s mode=%s reason=%s decision=%s rejected=%s",

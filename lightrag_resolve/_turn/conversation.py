@@ -75,7 +75,7 @@ class Turn:
     message_words: int = 150
     context_words: int = 40
     known_names: tuple[str, ...] = ()
-    """Names the instance's knowledge graph knows that occur in the conversation (see ``_candidates``)."""
+    """Names the instance's knowledge graph knows that occur in the conversation (see ``_turn.candidates``)."""
     conversation: tuple[Message, ...] = ()
     """The last ``CONDENSE_WINDOW`` messages (or the window, if it is longer), for the standalone question (§5.10).
 
@@ -181,7 +181,7 @@ class Turn:
 
     @cached_property
     def _window(self) -> tuple[tuple[str, str], ...]:
-        """The history as ``(role, content)`` pairs, oldest first: what ``_reply_context`` reads."""
+        """The history as ``(role, content)`` pairs, oldest first: what ``_turn.reply_context`` reads."""
         return tuple((message.role, message.content) for message in self.history)
 
     @cached_property

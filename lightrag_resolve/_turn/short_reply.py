@@ -19,7 +19,7 @@ def should_resolve(query: str, max_words: int = DEFAULT_MAX_RESOLVE_WORDS) -> bo
     question. A question that stands on its own is never resolved: a model
     asked to resolve it always invents a frame, and an invented frame is
     worse than none. A question is recognised in any script (``？``, ``؟``,
-    ``;`` in Greek, ...: ``_clean_text.is_question``), past trailing spaces,
+    ``;`` in Greek, ...: ``_languages.text.is_question``), past trailing spaces,
     closing quotes and invisible characters; words are counted on the
     visible text by script (``word_count``), so a message of format
     characters alone is empty and a long request written without spaces is

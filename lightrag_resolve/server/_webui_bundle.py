@@ -5,7 +5,7 @@ LightRAG's web UI (``lightrag/api/webui``: ``index.html`` served at ``/webui/``,
 ``conversation_history`` only when its persisted query setting
 ``history_turns`` is above 0, and has no field to raise it. ``_webui`` defaults
 that setting in the browser. Each piece of the bundle that default relies on is
-declared here as a ``BundleText``, the way ``_lightrag_seam`` declares
+declared here as a ``BundleText``, the way ``_lightrag.seam`` declares
 LightRAG's Python internals, and ``check`` verifies them all before serving (a
 ``SeamError`` naming each missing piece). ``query_settings_defaults`` reads the
 UI's own defaults for its query settings from the bundle: what a browser that

@@ -12,7 +12,13 @@ from conversations import OFFER, OPTIONS, SHOPS, SHOPS_ASK
 from fakes import ScriptedLLM, reference_json
 from lightrag_resolve import Message, Resolver, Turn
 from lightrag_resolve._turn.candidates import collect_candidates
-from lightrag_resolve._languages.text import clean_single_line, contains_phrase, elided_words, without_elision, without_possessive
+from lightrag_resolve._languages.text import (
+    clean_single_line,
+    contains_phrase,
+    elided_words,
+    without_elision,
+    without_possessive,
+)
 from lightrag_resolve._enforce import (
     accept_reference_name,
     cut_gloss,

@@ -4,7 +4,7 @@ A resolved turn is retrieved with the resolved text ("Santé — <the assistant'
 question>", "Orbit CRM: Which retailers already run it?"), and LightRAG hands
 its answer model that same text as the user's message (``kg_query`` and
 ``naive_query``: ``user_query = query``). The visitor did not type it. Given an
-``AnswerWords`` (the retrieval's ``RetrievalScope``, ``_lightrag_seam``), the
+``AnswerWords`` (the retrieval's ``RetrievalScope``, ``_lightrag.seam``), the
 answer model's user message is the visitor's words when it is the retrieved
 text; LightRAG's answer cache still keys on the retrieved text (``query``), so
 two conversations that retrieved differently never share an answer.
