@@ -29,6 +29,7 @@ from ._resolution import Decision, FallbackReason, RejectedReason, Resolution, R
 from ._tuning import ResolverTuning
 from ._turn.conversation import Message, Turn
 from ._turn.short_reply import should_resolve
+from ._version import __version__ as __version__
 
 __all__ = [
     "Decision",
@@ -51,7 +52,6 @@ __all__ = [
     "should_resolve",
 ]
 
-__version__ = "0.1.0"
 
 _set_default_level(_os.environ)  # the per-turn INFO lines are opt-in (_log_level)
 

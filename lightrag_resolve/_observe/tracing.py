@@ -46,6 +46,7 @@ from opentelemetry.trace import Status, StatusCode
 from .._config import ResolverConfig
 from .._resolution import Resolution
 from .._turn.conversation import Turn
+from .._version import __version__
 
 __all__ = [
     "SPAN_RESOLVE",
@@ -94,8 +95,6 @@ _traced: ContextVar[_Traced] = ContextVar("lightrag_resolve_tracing", default=_U
 
 def _tracer(config: ResolverConfig) -> trace.Tracer | None:
     try:
-        from .. import __version__
-
         return trace.get_tracer(TRACER_NAME, __version__, tracer_provider=config.tracer_provider)
     except Exception:
         logger.debug("no tracer: get_tracer raised", exc_info=True)

@@ -25,8 +25,8 @@ ALL_CLASSES = "all"
 
 
 @dataclass(frozen=True, kw_only=True)
-class ArmRow:
-    """One arm on one turn class. Per-turn costs are means over the arm's records."""
+class _ClassRow:
+    """One arm on one turn class: its hit rate, per run, and paired with ``raw`` item by item."""
 
     arm: str
     turn_class: str
@@ -34,6 +34,12 @@ class ArmRow:
     hit_rate: float
     run_hit_rates: tuple[float, ...]
     versus_raw: PairedComparison | None
+
+
+@dataclass(frozen=True, kw_only=True)
+class ArmRow(_ClassRow):
+    """One arm on one turn class. Per-turn costs are means over the arm's records."""
+
     recall: float | None
     ndcg: float | None
     llm_calls: float
@@ -45,7 +51,7 @@ class ArmRow:
 
 
 @dataclass(frozen=True, kw_only=True)
-class AnswerRow:
+class AnswerRow(_ClassRow):
     """One arm's answers on one turn class (``--answers``), over the records that were answered.
 
     ``hit_rate``: the mean over items of the share of runs whose answer
@@ -55,12 +61,6 @@ class AnswerRow:
     the smaller context the answer writer read. Costs are per answer.
     """
 
-    arm: str
-    turn_class: str
-    items: int
-    hit_rate: float
-    run_hit_rates: tuple[float, ...]
-    versus_raw: PairedComparison | None
     context_rate: float | None
     answer_context_rate: float | None
     answer_ms: float
