@@ -6,13 +6,13 @@ LightRAG retrieves, following the contract in docs/contract.md: keywords for sho
 replies in graph modes, a short query in ``naive`` mode, and a reference check
 beside a speculative search for longer follow-ups.
 
-The map (docs/architecture.md has the whole of it):
+The map (docs/architecture.md has the whole of it, and tests/test_layers.py checks it):
 
-- where a query enters: ``_lightrag`` (``ResolvingLightRAG``'s entry points);
-- where the path is decided: ``_decide.pipeline.decide_path`` over ``_decide.route.ROUTE_RULES``;
+- where a query enters: ``_lightrag.rag`` (``ResolvingLightRAG``'s entry points);
+- the one way a turn goes: ``_decide.pipeline`` (route, look up, settle or ask once, read, record);
+- where the path and every fallback are decided: ``_decide.route`` and ``_decide.outcome``;
 - the one place a model is awaited: ``_model.call.ask_model``;
-- where the invariants are enforced: ``_enforce`` (pure functions);
-- where the fallback is decided: ``_decide.route`` (``untouched``, ``fall_back``);
+- where the invariants are enforced: ``_enforce`` (pure functions of plain data);
 - the one module touching LightRAG internals: ``_lightrag.seam``.
 """
 
