@@ -22,6 +22,7 @@ from ._config import LLMFunc, ResolverConfig
 from ._decide.resolver import Resolver
 from ._errors import LightRAGResolveError
 from ._lightrag.rag import ResolvingLightRAG
+from ._lightrag.retrieval import Retrieval
 from ._log_level import set_default_level as _set_default_level
 from ._model.parse import KeywordAnswer, ReferenceAnswer
 from ._model.prompts import Prompt
@@ -48,6 +49,7 @@ __all__ = [
     "ResolverConfig",
     "ResolverTuning",
     "ResolvingLightRAG",
+    "Retrieval",
     "Turn",
     "should_resolve",
 ]

@@ -1,11 +1,11 @@
-"""The resolver's measured design constants and the alternatives that measured as no gain.
+"""The resolver's measured design constants, and the open-domain profile.
 
 ``ResolverConfig`` holds what a user chooses (models, timeouts, caps, hooks).
-What was measured lives here instead: the constants the design was tuned to,
-and each alternative that was built, measured and not kept, so the evaluation
-harness can still measure it (``--resolver-setting NAME=VALUE`` reaches these
-fields as it reaches the configuration's). ``Resolver(config, tuning=...)``
-takes one; docs/findings.md says what each alternative measured.
+What was measured lives here instead: the constants the design was tuned to
+(``--resolver-setting NAME=VALUE`` reaches these fields as it reaches the
+configuration's). ``Resolver(config, tuning=...)`` takes one. The alternatives
+that measured as no gain are the evaluation harness's
+(``lightrag_resolve.eval.Experiment``); docs/findings.md says what each measured.
 
 The one alternative a user may want is a profile: ``ResolverTuning.open_domain()``
 asks a resolved reference for a standalone question and fuses the two searches,
@@ -29,24 +29,17 @@ class ResolverTuning:
     (and of the visitor's message before it) a short reply carries into its
     retrieval text (40; 0 turns the context off, contract §5.6).
     ``max_name_words``: the longest name the reference check may add (6).
-    ``fuse_raw_search`` (§5.5) and ``answer_on_resolved_text`` (§5.11) are
-    alternatives that measured as a loss or no gain, off: a resolved
-    reference's chunk search fused with the visitor's words' search, and the
-    answer asked with the retrieved text instead of the visitor's words (as
-    often right by the fact judge on the sample, more often on the
-    multilingual set, mostly by copying the conversation back; worse read
-    blind on both, 9 pairs to 16). ``fuse_standalone_question`` is the
-    open-domain profile (§5.10, ``open_domain()``). The alternatives of the
-    routing and the no-call shortcuts are the evaluation harness's
+    ``fuse_standalone_question`` is the open-domain profile (§5.10,
+    ``open_domain()``). The alternatives that measured as a loss or no gain
+    (the routing's, the no-call shortcuts', and retrieval's ``fuse_raw_search``,
+    §5.5, and ``answer_on_resolved_text``, §5.11) are the evaluation harness's
     (``lightrag_resolve.eval.Experiment``).
     """
 
     history_message_words: int = 150
     reply_context_words: int = 40
     max_name_words: int = 6
-    fuse_raw_search: bool = False
     fuse_standalone_question: bool = False
-    answer_on_resolved_text: bool = False
 
     def __post_init__(self) -> None:
         for spec in fields(self):

@@ -7,7 +7,7 @@ from lightrag import QueryParam
 
 from fakes import ScriptedLLM, keyword_json
 from lightrag_resolve._lightrag.answer_prompt import AnswerWords, on_visitors_words
-from tuned import tuned
+from tuned import tuned, tuned_retrieval
 
 ASKED = [
     {"role": "user", "content": "Vous avez quelque chose pour les commerçants ?"},
@@ -76,6 +76,7 @@ async def test_aquery_streams_the_answer_written_on_the_visitors_words(make_rag)
 async def test_the_measured_alternative_answers_on_the_retrieved_text(make_rag):
     llm = scripted()
     rag = await make_rag(llm, resolver=tuned(answer_on_resolved_text=True))
+    rag.retrieval = tuned_retrieval(answer_on_resolved_text=True)
     answered = await rag.aanswer("Oui", param(ASKED))
     (answer,) = answers(llm)
     assert answer.prompt == answered.resolution.query != "Oui"

@@ -24,6 +24,7 @@ PUBLIC = [
     "ResolverConfig",
     "ResolverTuning",
     "ResolvingLightRAG",
+    "Retrieval",
     "Turn",
     "should_resolve",
 ]

@@ -13,7 +13,7 @@ from lightrag import QueryParam
 from lightrag_resolve._lightrag.fusion import SecondSearch, fuse_chunks, vector_search
 from strategies import chunk_id_rankings
 from test_reference_integration import ASK, HISTORY, RetrievalSpy, scripted
-from tuned import tuned
+from tuned import tuned, tuned_retrieval
 
 
 def chunks(ids: list[str], source: str = "") -> list[dict]:
@@ -169,7 +169,9 @@ async def with_product_sheets(rag):
 
 async def _rag(make_rag, **config):
     llm = scripted("RESOLVE: Pulse POS", delays={"reference": 0.3})
-    return await with_product_sheets(await make_rag(llm, resolver=tuned(**config)))
+    rag = await make_rag(llm, resolver=tuned(**config))
+    rag.retrieval = tuned_retrieval(**config)
+    return await with_product_sheets(rag)
 
 
 def count_vector_searches(rag, monkeypatch) -> list[str]:
@@ -227,6 +229,7 @@ async def test_a_speculative_search_cancelled_early_is_made_up_beside_the_resolv
 
 async def test_a_short_reply_is_never_fused(make_rag):
     rag = await make_rag(scripted("RESOLVE: Pulse POS"), resolver=tuned(fuse_raw_search=True))
+    rag.retrieval = tuned_retrieval(fuse_raw_search=True)
     history = [{"role": "assistant", "content": "German from A1 to C1. Are you looking for A1 or B1?"}]
     resolution = await rag.aresolve("B1", naive_param(conversation_history=history))
     assert resolution.changed and resolution.path != "reference"

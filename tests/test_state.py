@@ -17,10 +17,11 @@ from pathlib import Path
 
 from lightrag import QueryParam
 
-from lightrag_resolve import Resolution, ResolverConfig, ResolverTuning, Turn
+from lightrag_resolve import Resolution, ResolverConfig, ResolverTuning, Retrieval, Turn
 from lightrag_resolve._lightrag.answer_prompt import AnswerWords
 from lightrag_resolve._lightrag.seam import RetrievalScope, _retrieval
 from lightrag_resolve._lightrag.retrieval import retrieve_beside_check, retrieve_resolved
+from lightrag_resolve.eval import ExperimentRetrieval
 from test_model_call import others_done
 
 PACKAGE = Path(__file__).resolve().parent.parent / "lightrag_resolve"
@@ -91,8 +92,8 @@ class SeenByLightRAG:
 
 async def test_a_resolved_retrieval_sets_one_scope_around_itself_and_leaves_nothing_behind():
     seen = SeenByLightRAG()
-    tuning = ResolverTuning(fuse_raw_search=True)
-    result = await retrieve_resolved(RESOLVED, QueryParam(mode="naive"), seen, tuning=tuning)
+    retrieval = ExperimentRetrieval(fuse_raw_search=True)
+    result = await retrieve_resolved(RESOLVED, QueryParam(mode="naive"), seen, retrieval=retrieval)
     assert result == f"retrieved {RESOLVED.query}"
     scope = seen.scopes[RESOLVED.query]
     assert scope.exempt == RESOLVED.query and scope.answer_hold is None and scope.record is None
@@ -102,15 +103,15 @@ async def test_a_resolved_retrieval_sets_one_scope_around_itself_and_leaves_noth
 
 
 async def test_the_measured_alternatives_leave_their_part_of_the_scope_empty():
-    seen, tuning = SeenByLightRAG(), ResolverTuning(answer_on_resolved_text=True)
-    await retrieve_resolved(RESOLVED, QueryParam(mode="naive"), seen, tuning=tuning)
+    seen, retrieval = SeenByLightRAG(), ExperimentRetrieval(answer_on_resolved_text=True)
+    await retrieve_resolved(RESOLVED, QueryParam(mode="naive"), seen, retrieval=retrieval)
     scope = seen.scopes[RESOLVED.query]
     assert scope.exempt == RESOLVED.query and scope.answer_words is None and scope.fuse is None
 
 
 async def test_an_unchanged_turn_is_retrieved_outside_any_scope():
     seen = SeenByLightRAG()
-    await retrieve_resolved(KEPT, QueryParam(mode="naive"), seen, tuning=ResolverTuning(fuse_raw_search=True))
+    await retrieve_resolved(KEPT, QueryParam(mode="naive"), seen, retrieval=ExperimentRetrieval(fuse_raw_search=True))
     assert seen.scopes[ASK] == RetrievalScope()
 
 
@@ -133,7 +134,7 @@ async def test_the_gate_and_the_record_are_the_speculative_branchs_and_the_check
         QueryParam(mode="naive"),
         held,
         check=check,
-        tuning=ResolverTuning(fuse_raw_search=True),
+        retrieval=ExperimentRetrieval(fuse_raw_search=True),
         reported=lambda resolution: None,
     )
     assert (resolution, result) == (RESOLVED, f"retrieved {RESOLVED.query}")
@@ -151,10 +152,10 @@ async def test_concurrent_retrievals_each_read_their_own_scope():
     other = Resolution(
         query=f"Kadoro — {ASK}", original_query=ASK, mode="naive", path="reference", decision="resolve", entity="Kadoro"
     )
-    tuning = ResolverTuning()
+    retrieval = Retrieval()
     await asyncio.gather(
-        retrieve_resolved(RESOLVED, QueryParam(mode="naive"), first, tuning=tuning),
-        retrieve_resolved(other, QueryParam(mode="naive"), second, tuning=tuning),
+        retrieve_resolved(RESOLVED, QueryParam(mode="naive"), first, retrieval=retrieval),
+        retrieve_resolved(other, QueryParam(mode="naive"), second, retrieval=retrieval),
     )
     assert first.scopes[RESOLVED.query].exempt == RESOLVED.query
     assert second.scopes[other.query].exempt == other.query

@@ -1,4 +1,4 @@
-"""The measured constants and alternatives (``_tuning``): defaults, validation, the open-domain profile."""
+"""The measured constants (``_tuning``) and the harness's retrieval alternatives: defaults, validation, the profile."""
 
 from __future__ import annotations
 
@@ -9,12 +9,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from lightrag_resolve import Resolver, ResolverConfig, ResolverTuning
+from lightrag_resolve.eval import Experiment
 
-SWITCHES = (
-    "fuse_raw_search",
-    "fuse_standalone_question",
-    "answer_on_resolved_text",
-)
+SWITCHES = ("fuse_standalone_question",)
+MOVED = ("fuse_raw_search", "answer_on_resolved_text")
+"""The retrieval alternatives that measured as no gain: the harness's ``Experiment`` switches (issue 41)."""
 LEAST = {"history_message_words": 1, "reply_context_words": 0, "max_name_words": 1}
 """Each count and the least value the module accepts for it."""
 
@@ -23,10 +22,12 @@ def test_the_defaults_are_what_measured_best():
     tuning = ResolverTuning()
     assert (tuning.history_message_words, tuning.reply_context_words, tuning.max_name_words) == (150, 40, 6)
     assert not any(getattr(tuning, name) for name in SWITCHES)
+    assert not any(getattr(Experiment(), name) for name in MOVED)
 
 
 def test_the_tuning_has_exactly_the_switches_and_counts_tested_here():
     assert {spec.name for spec in dataclasses.fields(ResolverTuning)} == set(SWITCHES) | set(LEAST)
+    assert set(MOVED) <= {spec.name for spec in dataclasses.fields(Experiment)}
 
 
 def test_a_tuning_is_frozen_and_keyword_only():
@@ -40,17 +41,23 @@ def test_a_tuning_is_frozen_and_keyword_only():
 # ---- the switches --------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", SWITCHES)
+@pytest.mark.parametrize(("kind", "name"), [(ResolverTuning, n) for n in SWITCHES] + [(Experiment, n) for n in MOVED])
 @pytest.mark.parametrize("value", [True, False])
-def test_a_switch_takes_a_bool(name, value):
-    assert getattr(ResolverTuning(**{name: value}), name) is value
+def test_a_switch_takes_a_bool(kind, name, value):
+    assert getattr(kind(**{name: value}), name) is value
 
 
-@pytest.mark.parametrize("name", SWITCHES)
+@pytest.mark.parametrize(("kind", "name"), [(ResolverTuning, n) for n in SWITCHES] + [(Experiment, n) for n in MOVED])
 @pytest.mark.parametrize("value", [1, 0, "yes", "", None, 1.0])
-def test_a_switch_refuses_anything_but_a_bool_with_its_name(name, value):
+def test_a_switch_refuses_anything_but_a_bool_with_its_name(kind, name, value):
     with pytest.raises(TypeError, match=f"ResolverTuning.{name} must be a bool"):
-        ResolverTuning(**{name: value})
+        kind(**{name: value})
+
+
+@pytest.mark.parametrize("name", MOVED)
+def test_a_moved_switch_is_no_longer_the_cores(name):
+    with pytest.raises(TypeError):
+        ResolverTuning(**{name: True})
 
 
 # ---- the counts ----------------------------------------------------------------------------------

@@ -2,7 +2,8 @@
 
 A reference check that appends a name (or a restatement) to the visitor's
 message can still lead LightRAG's vector chunk search away from what the
-words alone found. With ``ResolverTuning.fuse_raw_search`` that search runs
+words alone found. Where the ``Retrieval`` policy says so (the harness's
+``fuse_raw_search``; the open-domain profile's standalone question, §5.10) that search runs
 on both texts and the two chunk lists are merged by reciprocal-rank fusion
 (``fuse_chunks``), so a chunk both searches rank high leads and a chunk only
 the visitor's words found keeps a place. Only the vector chunk search is

@@ -24,7 +24,7 @@ from .._decide.resolver import Resolver
 from .._decide.route import Route
 from .._resolution import Resolution, ResolutionPath, Resolved
 from .._turn.conversation import Turn
-from .retrieval import retrieve_beside_check, retrieve_resolved
+from .retrieval import Retrieval, retrieve_beside_check, retrieve_resolved
 from .role_llms import reference_llm, resolver_llm
 from .seam import AnswerHooks, install, run_sync
 
@@ -116,9 +116,13 @@ class ResolvingLightRAG(AnswerHooks, LightRAG):  # type: ignore[misc]  # LightRA
     ``resolution=`` (a ``Resolution`` made before, used as it is).
     ``aretrieve``/``aanswer`` return the turn's ``Resolution`` beside the
     result; dict results also carry it as ``metadata["resolution"]``.
+    ``retrieval`` is the retrieval policy (``Retrieval``: what a resolved
+    reference's chunk search fuses with, what the answer model reads); a
+    subclass or an assignment replaces it.
     """
 
     resolver: InitVar[ResolverConfig | Resolver | None] = None
+    retrieval = Retrieval()  # not a dataclass field: no annotation
 
     # mypy's dataclass plugin does not see LightRAG's inherited InitVar (addon_params) here.
     def __post_init__(  # type: ignore[override]
@@ -195,12 +199,12 @@ class ResolvingLightRAG(AnswerHooks, LightRAG):  # type: ignore[misc]  # LightRA
         if given is not None:
             _check_given(given, query, param, resolve)
         resolver = self.query_resolver
-        tuning = resolver.tuning
+        retrieval = self.retrieval
         with reporting(resolver, turn) as (span, reported):
             if given is not None:  # decided (and reported) when it was made; retrieved the same way
                 resolution = given
                 span.record(resolution)
-                result = await retrieve_resolved(resolution, param, retrieve, tuning=tuning)
+                result = await retrieve_resolved(resolution, param, retrieve, retrieval=retrieval)
                 return Resolved(resolution=resolution, result=_with_resolution(result, resolution))
             path = self._route(turn, param, resolve)
             if isinstance(path, Resolution):
@@ -213,13 +217,13 @@ class ResolvingLightRAG(AnswerHooks, LightRAG):  # type: ignore[misc]  # LightRA
                     param,
                     retrieve,
                     check=lambda: self._run("reference", turn),
-                    tuning=tuning,
+                    retrieval=retrieval,
                     reported=reported,
                 )
             else:
                 resolution = await self._run(path, turn)
                 reported(resolution)
-                result = await retrieve_resolved(resolution, param, retrieve, tuning=tuning)
+                result = await retrieve_resolved(resolution, param, retrieve, retrieval=retrieval)
         return Resolved(resolution=resolution, result=_with_resolution(result, resolution))
 
     # ---- the Resolution in hand ---------------------------------------------

@@ -9,7 +9,9 @@ extraction (one model call per follow-up, as plain LightRAG); in ``naive``
 mode beside a speculative search on the visitor's words, so only resolved
 turns wait. What a retrieval asks of LightRAG's query (the exemption, the
 answer's words, the answer gate, the second search) is one ``RetrievalScope``,
-set once around it (``_lightrag.seam.retrieving``).
+set once around it (``_lightrag.seam.retrieving``). What it fuses and what the
+answer model reads are a ``Retrieval`` policy's (``ResolvingLightRAG.retrieval``);
+the alternatives measured against the default are the evaluation harness's.
 """
 
 from __future__ import annotations
@@ -25,14 +27,13 @@ from lightrag import QueryParam
 from .._decide.pipeline import Reported
 from .._decide.route import check_raised, checks_first
 from .._resolution import Resolution
-from .._tuning import ResolverTuning
 from .._turn.conversation import Turn
 from .answer_prompt import AnswerWords
 from .fusion import SecondSearch
 from .seam import RetrievalScope, retrieving
 from .speculative import search_beside_check
 
-__all__ = ["Retrieve", "retrieve_beside_check", "retrieve_resolved"]
+__all__ = ["Retrieval", "Retrieve", "retrieve_beside_check", "retrieve_resolved"]
 
 logger = logging.getLogger("lightrag_resolve")
 
@@ -42,38 +43,61 @@ Retrieve = Callable[[str, QueryParam], Awaitable[T]]
 """A LightRAG entry point (``aquery_data``, ``aquery_llm``) reduced to its text and ``QueryParam``."""
 
 
+class Retrieval:
+    """What a resolved turn's retrieval fuses and what its answer model reads; the defaults are what measured best.
+
+    ``ResolvingLightRAG.retrieval`` holds one; a subclass overrides a method to
+    retrieve otherwise (the evaluation harness measures its alternatives so).
+    """
+
+    def fused_with(self, resolution: Resolution) -> str | None:
+        """The text a resolved reference's chunk search is fused with (contract §5.5, §5.10), or ``None``.
+
+        The standalone question on the record (``ResolverTuning.open_domain()``), else none. Only a
+        resolved reference is asked; the visitor's words (``resolution.original_query``) reuse the
+        speculative search's chunks where ``records_speculative_search`` kept them.
+        """
+        return resolution.standalone_question or None
+
+    def records_speculative_search(self, turn: Turn) -> bool:
+        """Whether the speculative search's chunks (on ``turn.query``, §7) are kept for a fusion: no."""
+        return False
+
+    def answer_text(self, resolution: Resolution) -> str:
+        """What the answer model reads as the user's message for a resolved turn: the visitor's words (§5.11)."""
+        return resolution.original_query
+
+
 async def retrieve_resolved(
     resolution: Resolution,
     param: QueryParam,
     retrieve: Retrieve[T],
     *,
-    tuning: ResolverTuning,
+    retrieval: Retrieval,
     raw_search: SecondSearch | None = None,
 ) -> T:
     """Retrieve on what ``resolution`` decided; a resolved reference's chunk search may fuse (§5.5, §5.10).
 
-    The answer, where the entry point writes one, is written for the visitor's
-    words (``_lightrag.answer_prompt``, §5.11).
+    The answer, where the entry point writes one, is written for
+    ``retrieval.answer_text`` (the visitor's words, ``_lightrag.answer_prompt``, §5.11).
 
     ``raw_search``: the visitor's words with the chunks the speculative
-    search already found for them, if it got that far. A standalone question
-    on the record takes the place of the visitor's words.
+    search already found for them, if it got that far; reused when
+    ``retrieval.fused_with`` names those words.
     """
     if not resolution.changed:
         return await retrieve(resolution.original_query, param)
     if resolution.has_keywords:
         param = replace(param, ll_keywords=list(resolution.ll_keywords), hl_keywords=list(resolution.hl_keywords))
+    fused = retrieval.fused_with(resolution) if resolution.path == "reference" else None
     second = None
-    if resolution.path == "reference" and resolution.standalone_question:
-        second = SecondSearch(resolution.standalone_question)
-    elif resolution.path == "reference" and tuning.fuse_raw_search:
-        second = raw_search or SecondSearch(resolution.original_query)
-    words = AnswerWords(retrieved=resolution.query, visitors_words=resolution.original_query)
-    scope = RetrievalScope(
-        exempt=resolution.query,
-        answer_words=None if tuning.answer_on_resolved_text else words,
-        fuse=second,
-    )
+    if fused:
+        second = raw_search if raw_search is not None and raw_search.text == fused else SecondSearch(fused)
+    answer_text = retrieval.answer_text(resolution)
+    words = None
+    if answer_text != resolution.query:
+        words = AnswerWords(retrieved=resolution.query, visitors_words=answer_text)
+    scope = RetrievalScope(exempt=resolution.query, answer_words=words, fuse=second)
     with retrieving(scope):
         return await retrieve(resolution.query, param)
 
@@ -84,7 +108,7 @@ async def retrieve_beside_check(
     retrieve: Retrieve[Any],
     *,
     check: Callable[[], Awaitable[Resolution]],
-    tuning: ResolverTuning,
+    retrieval: Retrieval,
     reported: Reported,
 ) -> tuple[Resolution, Any]:
     """The reference check (``check()``), then or beside retrieval; the turn's resolution and result.
@@ -103,10 +127,10 @@ async def retrieve_beside_check(
             logger.warning("the reference check raised; LightRAG extracts its own keywords", exc_info=True)
             resolution = on_error
         reported(resolution)
-        return resolution, await retrieve_resolved(resolution, param, retrieve, tuning=tuning)
+        return resolution, await retrieve_resolved(resolution, param, retrieve, retrieval=retrieval)
 
     # The speculative search's chunks, kept for a fused resolved search (contract §5.5).
-    raw_search = SecondSearch(turn.query) if tuning.fuse_raw_search else None
+    raw_search = SecondSearch(turn.query) if retrieval.records_speculative_search(turn) else None
 
     async def speculative(gate: asyncio.Event) -> Any:
         with retrieving(RetrievalScope(answer_hold=gate, record=raw_search)):
@@ -116,7 +140,7 @@ async def retrieve_beside_check(
         check=check,
         speculative=speculative,
         resolved=lambda resolution: retrieve_resolved(
-            resolution, param, retrieve, tuning=tuning, raw_search=raw_search
+            resolution, param, retrieve, retrieval=retrieval, raw_search=raw_search
         ),
         on_error=on_error,
         on_decision=reported,

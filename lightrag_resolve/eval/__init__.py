@@ -16,7 +16,7 @@ if _MISSING:
         "pip install 'lightrag-resolve[eval]'"
     )
 
-from ._alternatives import Experiment, experiment_resolver
+from ._alternatives import Experiment, ExperimentRetrieval, experiment_resolver, experiment_retrieval
 from ._answers import AnswerOutcome, AnswerSettings, write_answer
 from ._anythingllm import AnythingLLMRewriter, Rewrite, clean_reply, context_text, should_rewrite, validate_rewrite
 from ._arms import ARM_NAMES, AnythingLLMArm, Arm, OracleArm, ProseArm, RawArm, ResolveArm, SearchPlan, build_arms
@@ -63,6 +63,7 @@ __all__ = [
     "EvalError",
     "EvalOutcome",
     "Experiment",
+    "ExperimentRetrieval",
     "FirstKRow",
     "GoldJudge",
     "Item",
@@ -96,6 +97,7 @@ __all__ = [
     "context_text",
     "derive_turn_class",
     "experiment_resolver",
+    "experiment_retrieval",
     "load_dataset",
     "load_items",
     "load_kb",

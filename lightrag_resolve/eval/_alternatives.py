@@ -1,18 +1,24 @@
-"""The routing alternatives that measured as no gain, as ``Resolver`` policies the harness builds.
+"""The alternatives that measured as no gain, as the ``Resolver`` and ``Retrieval`` policies the harness builds.
 
 The core routes and settles a turn with the rules and shortcuts a
 ``Resolver`` holds (``Resolver.route_rules``, ``Resolver.shortcuts``, by name); the
 alternatives measured against them live here, so the core has no branch for
 them. ``Experiment`` is a ``ResolverTuning`` with their switches, which
-``--resolver-setting NAME=true`` reaches like any knob, and
-``experiment_resolver`` the ``Resolver`` they describe:
+``--resolver-setting NAME=true`` reaches like any knob,
+``experiment_resolver`` the ``Resolver`` they describe and
+``experiment_retrieval`` the ``Retrieval`` (``ResolvingLightRAG.retrieval``):
 
 - ``resolve_unprompted_replies``: a ``naive`` short reply that answers no question is resolved by the model
   (contract §5.7; a loss on the sample, issue 26);
 - ``check_every_follow_up``: a ``naive`` follow-up without a pointing word is checked too (§5.8);
 - ``check_sole_candidate``: a ``naive`` follow-up whose window names one candidate asks the model (§5.3);
 - ``rewrite_picked_replies``: a ``naive`` reply that picks an option asks the model (§5.1);
-- ``reference_in_naive`` (off): ``naive`` follow-ups are searched as written, without the check.
+- ``reference_in_naive`` (off): ``naive`` follow-ups are searched as written, without the check;
+- ``fuse_raw_search`` (§5.5): a resolved reference's chunk search is fused with the search on the visitor's
+  words, reusing the speculative search's chunks (no gain on the sample);
+- ``answer_on_resolved_text`` (§5.11): the answer model reads the retrieved text instead of the visitor's
+  words (as often right by the fact judge on the sample, more often on the multilingual set, mostly by
+  copying the conversation back; worse read blind on both, 9 pairs to 16).
 
 ``restate_references`` is recorded for the results headers of earlier runs;
 the restatement (§5.9) is the core's behaviour, and turning it off is refused.
@@ -23,9 +29,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from lightrag_resolve import Resolution, Resolver, ResolverConfig, ResolverTuning
+from lightrag_resolve import Resolution, Resolver, ResolverConfig, ResolverTuning, Retrieval, Turn
 
-__all__ = ["Experiment", "experiment_resolver"]
+__all__ = ["Experiment", "ExperimentRetrieval", "experiment_resolver", "experiment_retrieval"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -38,6 +44,8 @@ class Experiment(ResolverTuning):
     check_every_follow_up: bool = False
     check_sole_candidate: bool = False
     rewrite_picked_replies: bool = False
+    fuse_raw_search: bool = False
+    answer_on_resolved_text: bool = False
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -81,3 +89,33 @@ def experiment_resolver(config: ResolverConfig | None, tuning: ResolverTuning | 
     resolver.route_rules = tuple(rules)
     resolver.shortcuts = _without(resolver.shortcuts, *dropped)
     return resolver
+
+
+@dataclass(frozen=True, kw_only=True)
+class ExperimentRetrieval(Retrieval):
+    """``Retrieval`` with the harness's retrieval alternatives; both off, it retrieves as the core does."""
+
+    fuse_raw_search: bool = False
+    answer_on_resolved_text: bool = False
+
+    def fused_with(self, resolution: Resolution) -> str | None:
+        """The standalone question, else (``fuse_raw_search``) the visitor's words."""
+        fused = super().fused_with(resolution)
+        return fused or (resolution.original_query if self.fuse_raw_search else None)
+
+    def records_speculative_search(self, turn: Turn) -> bool:
+        """``fuse_raw_search``: the speculative search's chunks are fused instead of searched again."""
+        return self.fuse_raw_search
+
+    def answer_text(self, resolution: Resolution) -> str:
+        """``answer_on_resolved_text``: the retrieved text, as before §5.11."""
+        return resolution.query if self.answer_on_resolved_text else super().answer_text(resolution)
+
+
+def experiment_retrieval(tuning: ResolverTuning | None) -> Retrieval:
+    """The ``Retrieval`` ``tuning`` describes: the core's default unless an ``Experiment`` turns an alternative on."""
+    if not isinstance(tuning, Experiment) or not (tuning.fuse_raw_search or tuning.answer_on_resolved_text):
+        return Retrieval()
+    return ExperimentRetrieval(
+        fuse_raw_search=tuning.fuse_raw_search, answer_on_resolved_text=tuning.answer_on_resolved_text
+    )

@@ -23,7 +23,7 @@ from lightrag.utils import EmbeddingFunc, Tokenizer
 
 from lightrag_resolve import ResolverConfig, ResolverTuning, ResolvingLightRAG
 
-from ._alternatives import experiment_resolver
+from ._alternatives import experiment_resolver, experiment_retrieval
 from ._dataset import KnowledgeBase
 from ._metering import MeteredLLM
 
@@ -86,7 +86,9 @@ class KnowledgeSession:
             **self.lightrag_kwargs,
         }
         resolver = experiment_resolver(self.resolver_for(company_name), self.tuning)
-        return ResolvingLightRAG(resolver=resolver, **kwargs)
+        rag = ResolvingLightRAG(resolver=resolver, **kwargs)
+        rag.retrieval = experiment_retrieval(self.tuning)
+        return rag
 
     def _inserted(self) -> bool:
         marker = self.working_dir / _MARKER

@@ -17,11 +17,12 @@ import pytest
 from fakes import Call, ScriptedLLM
 from tiny import ITEMS, scripted_llm, write_dataset
 
-from lightrag_resolve import Resolution, ResolverTuning
+from lightrag_resolve import Resolution
 from lightrag_resolve.eval import (
     AnswerSettings,
     EvalConfig,
     EvalOutcome,
+    Experiment,
     GoldJudge,
     Item,
     ResultsMismatchError,
@@ -233,7 +234,7 @@ async def test_the_old_behaviour_answers_on_the_retrieved_text(tmp_path: Path, m
         runs=1,
         arms=("raw", "resolve"),
         answers=AnswerSettings(),
-        tuning=ResolverTuning(answer_on_resolved_text=True),
+        tuning=Experiment(answer_on_resolved_text=True),
     )
     ref = next(r for r in outcome.records if (r.item, r.arm) == ("ref-pulse", "resolve"))
     assert ref.resolution is not None

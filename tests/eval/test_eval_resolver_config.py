@@ -11,7 +11,7 @@ from benchmark_scripts import load_benchmark
 from tiny import B1_CONTEXT, scripted_llm, write_dataset
 
 import lightrag_resolve.eval as evaluation
-from lightrag_resolve import ResolverConfig, ResolverTuning
+from lightrag_resolve import ResolverConfig
 from lightrag_resolve.cli import main
 from lightrag_resolve.eval import (
     Experiment,
@@ -157,7 +157,7 @@ async def test_a_results_file_older_than_a_knob_resumes_under_its_default_only(
     assert (resumed.ran, resumed.skipped) == (0, 5)
     with pytest.raises(ResultsMismatchError, match="settings"):
         await _run(tiny_dataset, tmp_path / "out", models, workspace, runs=1, arms=("raw",),
-                   tuning=ResolverTuning(fuse_raw_search=True))
+                   tuning=Experiment(fuse_raw_search=True))
 
 
 async def test_report_only_runs_nothing_and_says_the_report_is_partial(
