@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from lightrag_resolve import Resolver, ResolverConfig, ResolverTuning
-from lightrag_resolve.eval import Experiment
+from lightrag_resolve import Resolution, Resolver, ResolverConfig, ResolverTuning, Retrieval
+from lightrag_resolve.eval import Experiment, ExperimentRetrieval, experiment_retrieval
 
 SWITCHES = ("fuse_standalone_question",)
 MOVED = ("fuse_raw_search", "answer_on_resolved_text")
@@ -58,6 +58,25 @@ def test_a_switch_refuses_anything_but_a_bool_with_its_name(kind, name, value):
 def test_a_moved_switch_is_no_longer_the_cores(name):
     with pytest.raises(TypeError):
         ResolverTuning(**{name: True})
+
+
+def test_the_harness_builds_the_retrieval_policy_a_moved_switch_describes():
+    resolved = Resolution(
+        query="Pulse POS — Is it free?",
+        original_query="Is it free?",
+        mode="naive",
+        path="reference",
+        decision="resolve",
+        entity="Pulse POS",
+    )
+    for tuning in (None, ResolverTuning(), Experiment()):
+        assert type(experiment_retrieval(tuning)) is Retrieval
+    default = Retrieval()
+    assert default.fused_with(resolved) is None and default.answer_text(resolved) == "Is it free?"
+    fused = experiment_retrieval(Experiment(fuse_raw_search=True))
+    assert fused == ExperimentRetrieval(fuse_raw_search=True) and fused.fused_with(resolved) == "Is it free?"
+    on_text = experiment_retrieval(Experiment(answer_on_resolved_text=True))
+    assert on_text.answer_text(resolved) == resolved.query and on_text.fused_with(resolved) is None
 
 
 # ---- the counts ----------------------------------------------------------------------------------
