@@ -19,7 +19,16 @@ __all__ = ["GRAPH_MODES", "Resolver"]
 
 
 class Resolver(Policy):
-    """Decides, for one turn, what LightRAG retrieves with; its override points are ``Policy``'s."""
+    """Decides, for one turn, what LightRAG retrieves with.
+
+    Override points, each documented where it is defined: ``should_resolve``
+    (is the message a short reply), ``is_prompted``, ``points_back``,
+    ``keyword_prompt``/``parse_keywords``, ``text_prompt``/``parse_text``,
+    ``reference_prompt``/``reference_schema``/``parse_reference``; and the
+    routing data, ``route_rules`` (contract §3) and ``shortcuts`` (the no-call
+    outcomes of ``naive`` mode). ``tuning`` holds the measured constants and
+    the open-domain profile (``ResolverTuning``).
+    """
 
     def route(self, turn: Turn, *, enabled: bool, caller_keywords: bool = False) -> Route:
         """The branch of contract §3 for this turn, or the untouched result when none runs (``route``)."""
