@@ -176,18 +176,15 @@ def _code_lines(path: Path) -> list[tuple[int, str]]:
 
 
 def test_no_six_line_run_of_code_stands_twice_in_the_package():
-    seen: dict[tuple[str, ...], str] = {}
+    first_seen: dict[tuple[str, ...], tuple[Path, int]] = {}
     twice: dict[str, set[str]] = defaultdict(set)
     for path in FILES:
         lines = _code_lines(path)
         for start in range(len(lines) - 5):
             run = tuple(text for _, text in lines[start : start + 6])
-            where = f"{path.relative_to(PACKAGE)}:{lines[start][0]}"
-            first = seen.setdefault(run, where)
-            if (
-                first != where
-                and first.split(":")[0] != where.split(":")[0]
-                or (first != where and abs(int(first.split(":")[1]) - lines[start][0]) >= 6)
-            ):
-                twice[first].add(where)
+            number = lines[start][0]
+            where = first_seen.setdefault(run, (path, number))
+            overlapping = where[0] == path and number - where[1] < 6  # the same run, or one it overlaps
+            if not overlapping:
+                twice[f"{where[0].relative_to(PACKAGE)}:{where[1]}"].add(f"{path.relative_to(PACKAGE)}:{number}")
     assert dict(twice) == {}
