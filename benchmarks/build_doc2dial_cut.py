@@ -47,6 +47,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from build_mtrag_cut import write_jsonl  # a sibling script, as latency.py imports its own
+
 from lightrag_resolve import should_resolve
 
 DOMAINS = ("ssa", "studentaid")
@@ -158,12 +160,6 @@ def build(
     return turns, sorted(passages, key=lambda p: (p["id"].rsplit("::", 1)[0], int(p["id"].rsplit("::", 1)[1])))
 
 
-def _write_jsonl(path: Path, rows: Iterable[Mapping[str, Any]]) -> None:
-    with path.open("w", encoding="utf-8") as handle:
-        for row in rows:
-            handle.write(json.dumps(row, ensure_ascii=False) + "\n")
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
@@ -189,8 +185,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.release, domains, split=args.split, min_words=args.min_words, sample=sample, seed=args.seed
     )
     args.out.mkdir(parents=True, exist_ok=True)
-    _write_jsonl(args.out / "turns.jsonl", turns)
-    _write_jsonl(args.out / "passages.jsonl", passages)
+    write_jsonl(args.out / "turns.jsonl", turns)
+    write_jsonl(args.out / "passages.jsonl", passages)
     counts = {group: sum(1 for t in turns if group_of(t) == group) for group in SAMPLE}
     (args.out / "README.md").write_text(
         f"# doc2dial cut ({', '.join(domains)})\n\nSource: doc2dial v1.0.1, {args.split} split. {CITATION}. "

@@ -145,7 +145,8 @@ def build(repo: Path, domains: Sequence[str]) -> tuple[list[dict[str, Any]], lis
     return turns, sorted(passages.values(), key=lambda p: (domains.index(p["domain"]), p["id"]))
 
 
-def _write_jsonl(path: Path, rows: Iterable[Mapping[str, Any]]) -> None:
+def write_jsonl(path: Path, rows: Iterable[Mapping[str, Any]]) -> None:
+    """``rows`` as JSON lines, non-ASCII kept (the cut builders' one writer)."""
     with path.open("w", encoding="utf-8") as handle:
         for row in rows:
             handle.write(json.dumps(row, ensure_ascii=False) + "\n")
@@ -160,8 +161,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     domains = [d.strip() for d in args.domains.split(",") if d.strip()]
     turns, passages = build(args.repo, domains)
     args.out.mkdir(parents=True, exist_ok=True)
-    _write_jsonl(args.out / "turns.jsonl", turns)
-    _write_jsonl(args.out / "passages.jsonl", passages)
+    write_jsonl(args.out / "turns.jsonl", turns)
+    write_jsonl(args.out / "passages.jsonl", passages)
     if (args.repo / "LICENSE").exists():
         shutil.copyfile(args.repo / "LICENSE", args.out / "LICENSE")
     classes = {c: sum(1 for t in turns if t["turn_class"] == c) for c in ("follow_up", "short_reply")}
