@@ -29,7 +29,6 @@ __all__ = [
     "NameOutcome",
     "accept_reference_name",
     "cut_gloss",
-    "ground_reference_name",
     "name_with_message",
     "refused_mentions",
     "unestablished_in",
@@ -100,14 +99,6 @@ def name_with_message(message: str, name: str) -> str:
     without control or format characters.
     """
     return f"{clean_single_line(name)} — {clean_single_line(message)}"
-
-
-def ground_reference_name(name: str, candidates: Candidates) -> str | None:
-    """The candidate a proposed reference name stands for: by list number, exactly, or the one it overlaps."""
-    by_number = candidates.by_number(name)
-    if by_number is not None:
-        return by_number
-    return candidates.matching(name)
 
 
 _WORD = re.compile(r"(?<![\w'\u2019-])[^\W\d_][\w'\u2019-]*")

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from conversations import OFFER, OPTIONS, SHOPS, SHOPS_ASK
 from fakes import ScriptedLLM, reference_json
 from lightrag_resolve import Message, Resolver, Turn
+from lightrag_resolve._facts import Candidates
 from lightrag_resolve._turn.candidates import collect_candidates
 from lightrag_resolve._languages.text import (
     clean_single_line,
@@ -22,7 +23,6 @@ from lightrag_resolve._languages.text import (
 from lightrag_resolve._enforce import (
     accept_reference_name,
     cut_gloss,
-    ground_reference_name,
     name_with_message,
     unestablished_names,
 )
@@ -110,10 +110,15 @@ def test_a_possessive_ending_is_all_that_is_taken_off_a_name(name, bare):
 # ---- grounding in the candidates (§5.4) -------------------------------------------------------------
 
 
+def candidate_for(name: str, candidates: Candidates) -> str | None:
+    """The candidate a proposed name stands for, as the check reads it: by list number, else the one it matches."""
+    return candidates.by_number(name) or candidates.matching(name)
+
+
 def test_a_reference_name_must_be_a_candidate():
-    assert ground_reference_name("2", OPTIONS) == "Magazio"
-    assert ground_reference_name("magazio", OPTIONS) == "Magazio"
-    assert ground_reference_name("Orbit CRM", OPTIONS) is None
+    assert candidate_for("2", OPTIONS) == "Magazio"
+    assert candidate_for("magazio", OPTIONS) == "Magazio"
+    assert candidate_for("Orbit CRM", OPTIONS) is None
 
 
 @given(st.one_of(phrase, hostile_text, st.sampled_from(["Kadoro", "1", "3", "Cerclia (the CRM)"])))
@@ -121,7 +126,7 @@ def test_a_resolved_reference_names_a_candidate(name):
     turn = Turn(query="Which retailers already run it?", history=OFFER, mode="mix")
     resolution = asyncio.run(Resolver().resolve(turn, llm=ScriptedLLM(replies={"reference": f"RESOLVE: {name}"})))
     if resolution.changed:
-        assert resolution.entity is not None and ground_reference_name(resolution.entity, turn.candidates) is not None
+        assert resolution.entity is not None and candidate_for(resolution.entity, turn.candidates) is not None
         assert resolution.query == f"{resolution.entity} — {turn.query}"
 
 
