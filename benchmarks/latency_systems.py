@@ -226,7 +226,7 @@ def load_kg() -> dict[str, Any]:
 # ---- the turn classes -----------------------------------------------------------
 
 
-_CHECK_KEYWORDS = ("low_level_keywords", "high_level_keywords")
+_CHECK_KEYWORDS = ("ll", "hl")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -238,8 +238,9 @@ class TurnClass:
     history: tuple[tuple[str, str], ...] = ()
     keywords: str = "NONE"  # the resolver's keyword answer (a short reply, graph modes)
     text: str = "NONE"  # the resolver's text answer (a short reply, naive)
-    # The reference check's JSON answer; its keywords are given only where the prompt asks (graph modes).
-    reference: dict[str, Any] = field(default_factory=lambda: {"decision": "KEEP", "name": "", "query": ""})
+    # The reference check's compact answer, the shape its schema gives the decision (issue 42); its keywords are
+    # given only where the prompt asks (graph modes).
+    reference: dict[str, Any] = field(default_factory=lambda: {"d": "KEEP"})
     rewrite: str = "UNCHANGED"  # the serial baseline's rewrite
 
     def script(self, mode: str) -> dict[str, str]:
@@ -274,9 +275,7 @@ TURN_CLASSES = (
                 "(Chantier Pro). Which sector are you in?",
             ),
         ),
-        keywords=json.dumps(
-            {"low_level_keywords": ["Offre Santé", "Vitalis"], "high_level_keywords": ["health sector offer"]}
-        ),
+        keywords=json.dumps({"q": "Offre Santé Vitalis", "ll": ["Offre Santé", "Vitalis"], "hl": ["health offer"]}),
         text="Offre Santé Vitalis module",
         rewrite="Offre Santé Vitalis module for clinics",
     ),
@@ -286,26 +285,14 @@ TURN_CLASSES = (
         name="stands alone",
         message="How many offices does Helix have in France?",
         history=_PULSE,
-        reference={
-            "decision": "KEEP",
-            "name": "",
-            "query": "",
-            "low_level_keywords": ["Helix", "offices", "France"],
-            "high_level_keywords": ["office locations"],
-        },
+        reference={"d": "KEEP", "n": 0, "ll": ["Helix", "offices", "France"], "hl": ["office locations"]},
     ),
     # Points back ("they"), and the check keeps it, with the keywords for the visitor's words.
     TurnClass(
         name="KEEP",
         message="How many offices does Helix have, and where are they?",
         history=_PULSE,
-        reference={
-            "decision": "KEEP",
-            "name": "",
-            "query": "",
-            "low_level_keywords": ["Helix", "offices"],
-            "high_level_keywords": ["office locations"],
-        },
+        reference={"d": "KEEP", "n": 0, "ll": ["Helix", "offices"], "hl": ["office locations"]},
     ),
     # Points back at one of two products: the check names neither and restates the message.
     TurnClass(
@@ -316,11 +303,10 @@ TURN_CLASSES = (
             ("assistant", "For shops Helix sells Pulse POS and Orbit CRM, often together."),
         ),
         reference={
-            "decision": "AMBIGUOUS",
-            "name": "",
-            "query": "Shops in Lyon using Pulse POS or Orbit CRM",
-            "low_level_keywords": ["shops", "Lyon"],
-            "high_level_keywords": ["customer locations"],
+            "d": "AMBIGUOUS",
+            "q": "Shops in Lyon using Pulse POS or Orbit CRM",
+            "ll": ["shops", "Lyon"],
+            "hl": ["customer locations"],
         },
         rewrite="Shops in Lyon using Pulse POS or Orbit CRM",
     ),
@@ -328,13 +314,7 @@ TURN_CLASSES = (
         name="RESOLVE",
         message="Which retailers already run it today?",
         history=_PULSE,
-        reference={
-            "decision": "RESOLVE",
-            "name": "Pulse POS",
-            "query": "",
-            "low_level_keywords": ["Pulse POS", "retailers"],
-            "high_level_keywords": ["customer references"],
-        },
+        reference={"d": "RESOLVE", "n": 1, "ll": ["Pulse POS", "retailers"], "hl": ["customer references"]},
         rewrite="Retailers running Pulse POS",
     ),
 )

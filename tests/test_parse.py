@@ -5,9 +5,9 @@ from strategies import model_output
 
 
 def test_keyword_answers_in_many_shapes():
-    assert parse_keyword_answer('{"low_level_keywords": ["Vitalis"], "high_level_keywords": ["santé"]}') == KeywordAnswer(
-        ll_raw=["Vitalis"], hl_raw=["santé"]
-    )
+    assert parse_keyword_answer(
+        '{"low_level_keywords": ["Vitalis"], "high_level_keywords": ["santé"]}'
+    ) == KeywordAnswer(ll_raw=["Vitalis"], hl_raw=["santé"])
     fenced = '```json\n{"ll_keywords": ["B1"], "hl_keywords": ["German course"]}\n```'
     assert parse_keyword_answer(fenced) == KeywordAnswer(ll_raw=["B1"], hl_raw=["German course"])
     assert parse_keyword_answer('Sure! {"high_level_keywords": ["x"]} done') == KeywordAnswer(ll_raw=None, hl_raw=["x"])
@@ -50,6 +50,26 @@ def test_the_checks_json_answer_carries_its_restatement_and_keywords_as_the_mode
     assert resolve == ReferenceAnswer(decision="resolve", name="Pulse POS", restatement_raw="")
     short = parse_reference_answer('{"decision": "KEEP", "ll_keywords": ["bureaux"], "hl_keywords": ["implantations"]}')
     assert (short.decision, short.ll_raw, short.hl_raw) == ("keep", ["bureaux"], ["implantations"])
+
+
+def test_the_compact_answers_short_keys_are_read_and_a_name_may_be_a_candidates_number():
+    """Issue 42: what a schema-held model writes; the number is resolved against the candidates later."""
+    assert parse_reference_answer('{"d":"RESOLVE","n":2,"ll":["retailers"],"hl":["customers"]}') == ReferenceAnswer(
+        decision="resolve", name="2", ll_raw=["retailers"], hl_raw=["customers"]
+    )
+    assert parse_reference_answer('{"d": "KEEP", "n": 0}') == ReferenceAnswer(decision="keep")  # 0: no name
+    assert parse_reference_answer('{"d": "KEEP", "n": 1}') == ReferenceAnswer(decision="keep", name="1")
+    assert parse_reference_answer('{"d": "AMBIGUOUS", "q": "Lyon shops using Pulse POS"}') == ReferenceAnswer(
+        decision="ambiguous", restatement_raw="Lyon shops using Pulse POS"
+    )
+    assert parse_reference_answer('{"d": "RESOLVE", "name": "慧仓储"}') == ReferenceAnswer(
+        decision="resolve", name="慧仓储"
+    )
+    for unreadable in ('{"d": "RESOLVE", "n": 0}', '{"d": "RESOLVE", "n": true}', '{"d": 1}', '{"n": 2}'):
+        assert parse_reference_answer(unreadable) is None, unreadable
+    assert parse_keyword_answer('{"q": "Pulse POS price", "ll": ["Pulse POS"], "hl": ["pricing"]}') == KeywordAnswer(
+        ll_raw=["Pulse POS"], hl_raw=["pricing"], query_raw="Pulse POS price"
+    )
 
 
 def test_the_checks_json_answer_is_read_inside_a_code_fence():

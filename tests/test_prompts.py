@@ -9,6 +9,9 @@ from hypothesis import strategies as st
 from lightrag_resolve import Message, Resolver, ResolverConfig, Turn
 from lightrag_resolve._model.parse import ReferenceAnswer, parse_reference_answer
 from lightrag_resolve._model.prompts import (
+    ANSWER_MAX_HL,
+    ANSWER_MAX_LL,
+    KEYWORD_MAX_CHARS,
     KEYWORD_MAX_TOKENS,
     ONE_LINE,
     REFERENCE_MAX_TOKENS,
@@ -67,13 +70,13 @@ def window_turn(texts: list[str], query: str, company: str | None = None) -> Tur
 
 def test_the_prompts_carry_their_bounds():
     resolver = Resolver()
-    assert resolver.keyword_prompt(_turn("Santé")).max_tokens == KEYWORD_MAX_TOKENS == 96
+    assert resolver.keyword_prompt(_turn("Santé")).max_tokens == KEYWORD_MAX_TOKENS == 64
     assert resolver.keyword_prompt(_turn("Santé")).stop == ()
     text = resolver.text_prompt(_turn("Santé", mode="naive"))
     assert (text.max_tokens, text.stop) == (text_max_tokens(8), ONE_LINE) == (32, ("\n",))
     # The check answers JSON, which may break its lines; in graph modes its keywords get a keyword answer's budget.
     naive = resolver.reference_prompt(_turn("Est-ce disponible le week-end ?", mode="naive"))
-    assert (naive.max_tokens, naive.stop) == (REFERENCE_MAX_TOKENS, ()) == (64, ())
+    assert (naive.max_tokens, naive.stop) == (REFERENCE_MAX_TOKENS, ()) == (40, ())
     graph = resolver.reference_prompt(_turn("Est-ce disponible le week-end ?", mode="mix"))
     assert (graph.max_tokens, graph.stop) == (REFERENCE_MAX_TOKENS + KEYWORD_MAX_TOKENS, ())
 
@@ -97,8 +100,10 @@ def test_the_keyword_prompt_asks_for_its_caps_as_json():
     prompt = keyword_prompt(_turn("Santé"), max_ll=4, max_hl=2, max_words=6)
     assert "JSON only" in prompt.system
     assert "at most 6 words" in prompt.system
-    assert '"low_level_keywords" at most 4' in prompt.system and '"high_level_keywords" at most 2' in prompt.system
+    assert '"ll" at most 3' in prompt.system and '"hl" at most 2' in prompt.system  # the answer's caps
     assert prompt.stop == ()  # a JSON answer may break its lines
+    fewer = keyword_prompt(_turn("Santé"), max_ll=1, max_hl=1, max_words=6)
+    assert '"ll" at most 1' in fewer.system and '"hl" at most 1' in fewer.system  # within the configured caps
 
 
 # ---- what each prompt shows -----------------------------------------------------------------------
@@ -149,10 +154,11 @@ def test_each_prompt_asks_for_its_own_answer():
         assert check.system.startswith("You check whether a chat message")
         for decision in ("RESOLVE: <name>", "KEEP", "AMBIGUOUS"):
             assert decision in check.system
-    assert reference.system.endswith("Answer with JSON: decision, name, query.")
-    assert with_keywords.system.endswith(
-        "Answer with JSON: decision, name, query, low_level_keywords, high_level_keywords."
-    )
+    assert reference.system.endswith("and KEEP nothing more.")
+    assert with_keywords.system.endswith('"hl": at most 2 broader themes.')
+    for check in (reference, with_keywords):
+        shapes = check.system.split("Answer with JSON, the decision first: ", 1)[1]
+        assert shapes.index('{"d": "RESOLVE", "n"') < shapes.index('{"d": "KEEP", "n"') < shapes.index('"AMBIGUOUS"')
     assert all("NONE" in prompt.system for prompt in (keyword, text))
 
 
@@ -166,28 +172,34 @@ def test_the_check_asks_for_keywords_only_in_graph_modes_with_the_configured_cap
     if mode == "naive":  # LightRAG's naive search extracts no keywords: nothing to replace
         assert "keywords" not in system
     else:
-        assert '"low_level_keywords": at most 4' in system and '"high_level_keywords": at most 2' in system
+        assert '"ll": at most 3' in system and '"hl": at most 2' in system
 
 
-def test_the_check_always_asks_for_the_query_except_for_keep_whatever_the_tuning():
+def test_the_check_asks_for_a_restatement_after_ambiguous_only_unless_the_open_domain_profile_asks_it_of_resolve():
     plain = Resolver().reference_prompt(_turn("Is it free?")).system
-    assert 'also give "query": the message as a search query' in plain and '("" for KEEP)' in plain
-    # One prompt serves the restatement (§5.9) and the standalone question (§5.10): the switch changes nothing.
-    assert tuned(fuse_standalone_question=True).reference_prompt(_turn("Is it free?")).system == plain
+    shapes = plain.split("Answer with JSON, the decision first: ", 1)[1]
+    assert shapes.count('"q": "<the message as a search query') == 1
+    assert shapes.index('"q"') > shapes.index('"AMBIGUOUS"')
+    profile = tuned(fuse_standalone_question=True)  # its standalone question (§5.10) is a RESOLVE's restatement
+    shapes = profile.reference_prompt(_turn("Is it free?")).system.split("the decision first: ", 1)[1]
+    assert shapes.count('"q": "<the message as a search query') == 2
+    assert shapes.index('"q"') < shapes.index('"KEEP"')
+    for decision, fields in (("RESOLVE", ["d", "n", "q"]), ("KEEP", ["d", "n"]), ("AMBIGUOUS", ["d", "q"])):
+        assert _shape_of(profile.reference_schema(_turn("Is it free?", mode="naive")), decision)["required"] == fields
 
 
 @pytest.mark.parametrize("keywords", [None, (5, 3)])
 def test_the_decision_is_asked_first_as_a_line_and_what_the_search_needs_after_it_in_words_only(keywords):
     system = reference_prompt(_turn("Is it free?"), max_words=8, keywords=keywords).system
-    decision, _, search = system.partition('Then, for a search engine, also give "query"')
-    assert search and "RESOLVE: <name>" in decision and "keywords" not in decision
+    decision, _, search = system.partition("Answer with JSON, the decision first: ")
+    assert search and "RESOLVE: <name>" in decision and "keywords" not in decision and "{" not in decision
     examples = [line.split(" -> ", 1)[1] for line in decision.splitlines() if " -> " in line]
     assert [parse_reference_answer(example) for example in examples] == [
         ReferenceAnswer(decision="resolve", name="Orbit CRM"),
         ReferenceAnswer(decision="keep"),
         ReferenceAnswer(decision="ambiguous"),
     ]
-    assert "[" not in system and "{" not in system  # no example keywords: the model copied them into its answers
+    assert "[" not in system  # no example keywords: the model copied them into its answers
 
 
 @given(
@@ -217,60 +229,78 @@ def test_every_user_prompt_shows_the_window_as_the_model_sees_it_and_ends_with_t
 # ---- the schemas --------------------------------------------------------------------------------
 
 
+def _shape_of(schema: dict, decision: str) -> dict:
+    """The one object of a reference schema whose decision is ``decision``."""
+    (shape,) = [shape for shape in schema["anyOf"] if shape["properties"]["d"]["enum"] == [decision]]
+    return shape
+
+
 @given(keyword_caps, keyword_caps)
-def test_the_keyword_schema_caps_each_list_as_asked(max_ll, max_hl):
+def test_the_keyword_schema_caps_each_list_at_the_answers_caps_within_the_configured_ones(max_ll, max_hl):
     schema = keyword_schema(max_ll=max_ll, max_hl=max_hl)
     assert schema["type"] == "object"
-    assert schema["required"] == ["query", "low_level_keywords", "high_level_keywords"]
+    assert schema["required"] == ["q", "ll", "hl"] == list(schema["properties"])
     properties = schema["properties"]
-    assert properties["query"] == {"type": "string", "maxLength": 120}
-    for name, cap in (("low_level_keywords", max_ll), ("high_level_keywords", max_hl)):
-        assert properties[name] == {"type": "array", "items": {"type": "string", "maxLength": 60}, "maxItems": cap}
+    assert properties["q"] == {"type": "string", "maxLength": RESTATEMENT_MAX_CHARS}
+    for name, cap in (("ll", min(max_ll, ANSWER_MAX_LL)), ("hl", min(max_hl, ANSWER_MAX_HL))):
+        assert properties[name] == {
+            "type": "array",
+            "items": {"type": "string", "maxLength": KEYWORD_MAX_CHARS},
+            "maxItems": cap,
+        }
 
 
-def test_the_reference_schema_allows_a_decision_only_a_candidate_or_no_name_and_a_query():
+def test_the_reference_schema_has_one_shape_a_decision_the_decision_first():
     schema = reference_schema(_turn("Is it free?"))
-    assert schema["required"] == ["decision", "name", "query"] == list(schema["properties"])
-    assert schema["properties"]["decision"] == {"type": "string", "enum": ["RESOLVE", "KEEP", "AMBIGUOUS"]}
-    assert schema["properties"]["name"] == {"type": "string", "enum": ["Pulse POS", "Orbit CRM", ""]}
-    assert (
-        schema["properties"]["query"] == {"type": "string", "maxLength": RESTATEMENT_MAX_CHARS}
-        and RESTATEMENT_MAX_CHARS == 64
-    )
-    # No candidate found in code: the name is free text, accepted only when the conversation said it (§5.3).
-    assert reference_schema(_turn("Is it free?", history=SHOPS[:1]))["properties"]["name"] == {
-        "type": "string",
-        "maxLength": 60,
+    assert [shape["properties"]["d"] for shape in schema["anyOf"]] == [
+        {"type": "string", "enum": [decision]} for decision in ("RESOLVE", "KEEP", "AMBIGUOUS")
+    ]
+    for shape in schema["anyOf"]:
+        assert shape["type"] == "object" and shape["required"] == list(shape["properties"])
+        assert shape["required"][0] == "d"
+    # A name is a candidate's number; a KEEP may say which name it is about, or 0.
+    assert _shape_of(schema, "RESOLVE")["properties"] == {
+        "d": {"type": "string", "enum": ["RESOLVE"]},
+        "n": {"enum": [1, 2]},
     }
+    assert _shape_of(schema, "KEEP")["properties"]["n"] == {"enum": [0, 1, 2]}
+    assert _shape_of(schema, "AMBIGUOUS")["properties"]["q"] == {"type": "string", "maxLength": RESTATEMENT_MAX_CHARS}
+    assert RESTATEMENT_MAX_CHARS == 64
+    # No candidate found in code: RESOLVE writes the name, accepted only when the conversation said it (§5.3).
+    bare = reference_schema(_turn("Is it free?", history=SHOPS[:1]))
+    assert _shape_of(bare, "RESOLVE")["properties"]["name"] == {"type": "string", "maxLength": 60}
+    assert _shape_of(bare, "KEEP")["required"] == ["d"]
 
 
 @given(keyword_caps, keyword_caps)
-def test_the_reference_schema_asks_for_the_keyword_answers_lists_when_given_caps(max_ll, max_hl):
+def test_the_reference_schema_gives_every_shape_the_keyword_answers_lists_when_given_caps(max_ll, max_hl):
     schema = reference_schema(_turn("Is it free?"), keywords=(max_ll, max_hl))
-    lists = ["low_level_keywords", "high_level_keywords"]
-    assert schema["required"] == ["decision", "name", "query", *lists] == list(schema["properties"])
     words = keyword_schema(max_ll=max_ll, max_hl=max_hl)["properties"]
-    assert all(schema["properties"][name] == words[name] for name in lists)
+    for shape in schema["anyOf"]:
+        assert shape["required"][-2:] == ["ll", "hl"]
+        assert all(shape["properties"][name] == words[name] for name in ("ll", "hl"))
 
 
 @pytest.mark.parametrize("mode", ["naive", *GRAPH_MODES])
 def test_the_resolvers_reference_schema_has_keyword_fields_only_in_graph_modes(mode):
-    schema = Resolver(ResolverConfig(max_ll_keywords=4, max_hl_keywords=2)).reference_schema(
+    schema = Resolver(ResolverConfig(max_ll_keywords=4, max_hl_keywords=1)).reference_schema(
         _turn("Is it free?", mode=mode)
     )
     if mode == "naive":
-        assert list(schema["properties"]) == ["decision", "name", "query"]
+        assert [shape["required"] for shape in schema["anyOf"]] == [["d", "n"], ["d", "n"], ["d", "q"]]
     else:
-        assert schema == reference_schema(_turn("Is it free?", mode=mode), keywords=(4, 2))
-        assert schema["properties"]["low_level_keywords"]["maxItems"] == 4
-        assert schema["properties"]["high_level_keywords"]["maxItems"] == 2
+        assert schema == reference_schema(_turn("Is it free?", mode=mode), keywords=(4, 1))
+        assert _shape_of(schema, "KEEP")["properties"]["ll"]["maxItems"] == 3
+        assert _shape_of(schema, "KEEP")["properties"]["hl"]["maxItems"] == 1
 
 
 @given(st.lists(plain_or_hostile_text, max_size=3), company_names)
-def test_the_reference_schemas_names_are_exactly_the_turns_candidates_and_the_empty_name(texts, company):
+def test_the_reference_schemas_numbers_are_exactly_the_turns_candidates(texts, company):
     turn = window_turn(texts, "Is it free?", company)
-    name = reference_schema(turn)["properties"]["name"]
-    if turn.candidates.names:
-        assert name["enum"] == [*turn.candidates.names, ""]
+    schema = reference_schema(turn)
+    count = len(turn.candidates.names)
+    if count:
+        assert _shape_of(schema, "RESOLVE")["properties"]["n"] == {"enum": list(range(1, count + 1))}
+        assert _shape_of(schema, "KEEP")["properties"]["n"] == {"enum": list(range(count + 1))}
     else:
-        assert "enum" not in name and name["maxLength"] == 60
+        assert _shape_of(schema, "RESOLVE")["properties"]["name"]["maxLength"] == 60

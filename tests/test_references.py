@@ -45,6 +45,20 @@ def test_the_check_shows_the_conversation_and_the_candidates_and_asks_for_the_re
     assert "a search query of at most 8 words" in call.system_prompt
 
 
+@pytest.mark.parametrize("mode", ["naive", "mix"])
+def test_a_compact_answer_names_a_candidate_by_its_number(mode):
+    """Issue 42: the schema's answer writes the candidate's number, not its name; the check reads it as the name."""
+    candidates = turn(mode=mode).candidates.names
+    number = candidates.index("Orbit CRM") + 1
+    compact = f'{{"d": "RESOLVE", "n": {number}, "ll": ["shops"], "hl": ["retail"]}}'
+    resolution = run(Resolver().resolve(turn(mode=mode), llm=ScriptedLLM(replies={"reference": compact})))
+    assert resolution.entity == "Orbit CRM" and resolution.query == f"Orbit CRM — {ASK}"
+    if mode == "mix":
+        assert resolution.ll_keywords == ("Orbit CRM", "shops") and resolution.hl_keywords == ("retail",)
+    past = f'{{"d": "RESOLVE", "n": {len(candidates) + 1}}}'  # a number no candidate has names nothing
+    assert run(Resolver().resolve(turn(mode=mode), llm=ScriptedLLM(replies={"reference": past}))).entity is None
+
+
 def test_a_one_line_answer_is_still_read_and_restates_nothing():
     llm = ScriptedLLM(replies={"reference": "AMBIGUOUS"})
     resolution = run(Resolver().resolve(turn(), llm=llm))
@@ -156,7 +170,7 @@ def test_the_check_asks_for_its_schema_or_json_mode_or_nothing_as_configured():
     assert sent["type"] == "json_schema" and sent["json_schema"]["schema"] == Resolver().reference_schema(
         turn(mode="mix")
     )
-    assert "low_level_keywords" in sent["json_schema"]["schema"]["properties"]
+    assert all("ll" in shape["properties"] for shape in sent["json_schema"]["schema"]["anyOf"])
     unmarked = ScriptedLLM(replies={"reference": reference_json("KEEP")})
     run(Resolver().resolve(turn(), llm=unmarked))
     assert unmarked.calls[0].kwargs == {"response_format": {"type": "json_object"}}  # a JSON answer all the same

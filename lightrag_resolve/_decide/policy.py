@@ -106,22 +106,27 @@ class Policy:
     def reference_prompt(self, turn: Turn) -> Prompt:
         """The prompt of the reference check: the one call a longer follow-up costs (contract §5.3, §7).
 
-        It asks for the decision, the name, the message restated when it
-        points back at something the check cannot name (§5.9) and, in graph
-        modes, LightRAG's keywords.
+        It asks for the decision, the number of the name, the message restated
+        when it points back at something the check cannot name (§5.9) and, in
+        graph modes, LightRAG's keywords: a compact answer, one shape a
+        decision (issue 42).
         """
-        config = self.config
         return reference_prompt(
             turn,
-            max_words=config.max_query_words,
-            keywords=(config.max_ll_keywords, config.max_hl_keywords) if checks_first(turn) else None,
+            max_words=self.config.max_query_words,
+            keywords=self._keyword_caps(turn),
+            always_restate=self.tuning.fuse_standalone_question,
         )
 
     def reference_schema(self, turn: Turn) -> dict[str, Any]:
         """The JSON schema of ``reference_prompt``'s answer, for backends that decode under a schema."""
-        config = self.config
-        keywords = (config.max_ll_keywords, config.max_hl_keywords) if checks_first(turn) else None
-        return reference_schema(turn, keywords=keywords)
+        return reference_schema(
+            turn, keywords=self._keyword_caps(turn), always_restate=self.tuning.fuse_standalone_question
+        )
+
+    def _keyword_caps(self, turn: Turn) -> tuple[int, int] | None:
+        """The keyword lists' caps where the check gives LightRAG's keywords (graph modes), else ``None``."""
+        return (self.config.max_ll_keywords, self.config.max_hl_keywords) if checks_first(turn) else None
 
     def parse_reference(self, output: str) -> ReferenceAnswer | None:
         """Read the check's JSON answer (or ``RESOLVE: <name>``, ``KEEP``, ``AMBIGUOUS``); ``None`` when unreadable."""

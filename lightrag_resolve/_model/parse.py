@@ -18,9 +18,12 @@ from .._languages.text import clean_single_line
 
 __all__ = ["KeywordAnswer", "ReferenceAnswer", "parse_keyword_answer", "parse_reference_answer"]
 
-_LL_KEYS = ("low_level_keywords", "ll_keywords", "low_level", "entities")
-_HL_KEYS = ("high_level_keywords", "hl_keywords", "high_level", "themes")
-_QUERY_KEYS = ("query", "search_query", "text", "rewrite")
+_LL_KEYS = ("ll", "low_level_keywords", "ll_keywords", "low_level", "entities")
+_HL_KEYS = ("hl", "high_level_keywords", "hl_keywords", "high_level", "themes")
+_QUERY_KEYS = ("q", "query", "search_query", "text", "rewrite")
+_DECISION_KEYS = ("d", "decision")
+_NAME_KEYS = ("n", "name")
+"""The compact answer's short keys first (issue 42), then the long ones a model without a schema may write."""
 _FENCE = re.compile(r"^```(?:json)?", re.IGNORECASE)
 _ANSWER_LABEL = "|".join(label for record in LANGUAGES for label in record.answer_labels)
 _REFERENCE = re.compile(
@@ -81,8 +84,8 @@ def _first(obj: dict[str, Any], keys: tuple[str, ...]) -> Any:
 def parse_keyword_answer(output: str) -> KeywordAnswer | None:
     """Both keyword lists from a JSON answer; empty lists for ``NONE``; ``None`` if unreadable.
 
-    Accepts LightRAG's own key names (``low_level_keywords``,
-    ``high_level_keywords``) and the short ``ll_keywords``/``hl_keywords``.
+    Accepts the compact answer's ``q``/``ll``/``hl``, LightRAG's own key names
+    (``low_level_keywords``, ``high_level_keywords``) and ``ll_keywords``/``hl_keywords``.
     """
     if is_none_answer(output):
         return KeywordAnswer(ll_raw=[], hl_raw=[])
@@ -94,8 +97,17 @@ def parse_keyword_answer(output: str) -> KeywordAnswer | None:
     return KeywordAnswer(ll_raw=_first(obj, _LL_KEYS), hl_raw=_first(obj, _HL_KEYS), query_raw=_first(obj, _QUERY_KEYS))
 
 
+def _answer_name(value: Any) -> str | None:
+    """A JSON answer's name: a string, or a candidate's number (``"2"``, read by ``Candidates.by_number``); 0 is none."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return str(value) if value > 0 else None
+    return (value.strip() or None) if isinstance(value, str) else None
+
+
 def parse_reference_answer(output: str) -> ReferenceAnswer | None:
-    """The check's JSON answer, or ``RESOLVE: <name>``, ``KEEP`` or ``AMBIGUOUS`` from the first non-empty line.
+    """The check's JSON answer (short keys or long), or ``RESOLVE: <name>``, ``KEEP``, ``AMBIGUOUS`` on its first line.
 
     Markdown emphasis, code fences and quotes around the answer are ignored; a
     RESOLVE without a name, a JSON answer without a decision, or any other
@@ -104,10 +116,10 @@ def parse_reference_answer(output: str) -> ReferenceAnswer | None:
     obj = _json_object(output) if _FENCE.sub("", output.lstrip()).lstrip().startswith("{") else None
     extra: dict[str, Any] = {}
     if obj is not None:
-        decision, name = obj.get("decision"), obj.get("name")
+        decision, name = _first(obj, _DECISION_KEYS), _answer_name(_first(obj, _NAME_KEYS))
         if not isinstance(decision, str):
             return None
-        output = f"{decision}: {name}" if isinstance(name, str) and name.strip() else decision
+        output = f"{decision}: {name}" if name else decision
         extra = {
             "restatement_raw": _first(obj, _QUERY_KEYS),
             "ll_raw": _first(obj, _LL_KEYS),

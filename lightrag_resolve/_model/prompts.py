@@ -15,6 +15,9 @@ from .._languages.text import MAX_PROMPT_PART_CHARS, prompt_part
 from .._turn.conversation import Turn
 
 __all__ = [
+    "ANSWER_MAX_HL",
+    "ANSWER_MAX_LL",
+    "KEYWORD_MAX_CHARS",
     "KEYWORD_MAX_TOKENS",
     "ONE_LINE",
     "REFERENCE_MAX_TOKENS",
@@ -42,15 +45,25 @@ class Prompt:
     stop: tuple[str, ...] = ()
 
 
-KEYWORD_MAX_TOKENS = 96
-"""The keyword answer's budget: the schema's 8-word query, 5 + 3 keywords and the JSON around them fit in about 60."""
+ANSWER_MAX_LL = 3
+ANSWER_MAX_HL = 2
+"""The keyword lists' caps in the answer's schema (within the configured caps). Plain LightRAG's extraction, which
+the answer replaces, wrote at most 3 low-level keywords on 96% and at most 2 high-level ones on 81% of its answers
+(168 recorded on the sample and the multilingual set, evaluation runs of 2026-12-06, both evaluation sets); on a
+CPU every keyword the model writes costs its time (issue 42)."""
 
-REFERENCE_MAX_TOKENS = 64
-"""The reference answer's budget without keywords: the decision, a name of at most 6 words and an 8-word query
-as the schema's JSON; in graph modes ``KEYWORD_MAX_TOKENS`` more for the keywords."""
+KEYWORD_MAX_TOKENS = 64
+"""The keyword answer's budget: the 8-word ``q`` and 3 + 2 keywords under their schema fit in about 45 tokens."""
+
+REFERENCE_MAX_TOKENS = 40
+"""The reference answer's budget without keywords: the decision and a number, or the decision and a 64-character
+restatement, as the schema's JSON; in graph modes ``KEYWORD_MAX_TOKENS`` more for the keywords."""
 
 RESTATEMENT_MAX_CHARS = 64
-"""The reference answer's ``query`` under a schema: about the 8 words asked (``max_query_words``) that are kept."""
+"""The restatement ``q`` under a schema: about the 8 words asked (``max_query_words``) that are kept."""
+
+KEYWORD_MAX_CHARS = 40
+"""One keyword under a schema: LightRAG's own extraction wrote at most 31 characters (median 7) on those answers."""
 
 ONE_LINE = ("\n",)
 """Where a one-line answer ends; the parsers read the first non-empty line only."""
@@ -92,12 +105,11 @@ def keyword_prompt(
         f"You help a search engine understand a short reply in a chat{_for_company(turn)}. "
         "Say what the reply means in this conversation, in the conversation's language, "
         "copying names exactly as written. When the reply picks one of several options, keep only that one.\n"
-        f'Answer with JSON only: "query" is a search query of at most {max_words} words, '
-        f'"low_level_keywords" at most {max_ll} specific names or terms from the conversation, '
-        f'"high_level_keywords" at most {max_hl} broader themes.\n'
+        f'Answer with JSON only: "q" is a search query of at most {max_words} words, '
+        f'"ll" at most {min(max_ll, ANSWER_MAX_LL)} specific names or terms from the conversation, '
+        f'"hl" at most {min(max_hl, ANSWER_MAX_HL)} broader themes.\n'
         'Example: after "Shall I send you the price of Orbit CRM or Pulse POS?", the reply '
-        '"The second one" gives {"query": "Pulse POS price", "low_level_keywords": ["Pulse POS", "price"], '
-        '"high_level_keywords": ["pricing"]}\n'
+        '"The second one" gives {"q": "Pulse POS price", "ll": ["Pulse POS", "price"], "hl": ["pricing"]}\n'
         "If the reply cannot be understood from the conversation, answer NONE."
     )
     return Prompt(
@@ -105,21 +117,24 @@ def keyword_prompt(
     )
 
 
+def _words(limit: int) -> dict[str, Any]:
+    return {"type": "array", "items": {"type": "string", "maxLength": KEYWORD_MAX_CHARS}, "maxItems": limit}
+
+
+def _keyword_lists(max_ll: int, max_hl: int) -> dict[str, Any]:
+    """The two keyword lists under short keys, capped at the answer's caps within the configured ones."""
+    return {"ll": _words(min(max_ll, ANSWER_MAX_LL)), "hl": _words(min(max_hl, ANSWER_MAX_HL))}
+
+
 def keyword_schema(*, max_ll: int, max_hl: int) -> dict[str, Any]:
-    """The JSON schema of the keyword answer, for backends that decode under a schema."""
+    """The JSON schema of the keyword answer, for backends that decode under a schema (issue 42).
 
-    def words(limit: int) -> dict[str, Any]:
-        return {"type": "array", "items": {"type": "string", "maxLength": 60}, "maxItems": limit}
-
-    return {
-        "type": "object",
-        "properties": {
-            "query": {"type": "string", "maxLength": 120},
-            "low_level_keywords": words(max_ll),
-            "high_level_keywords": words(max_hl),
-        },
-        "required": ["query", "low_level_keywords", "high_level_keywords"],
-    }
+    Short keys and capped lists: on a CPU the answer's time is what the model
+    writes, so the schema, not the prompt's words, holds it to about what
+    LightRAG's own extraction writes.
+    """
+    properties = {"q": {"type": "string", "maxLength": RESTATEMENT_MAX_CHARS}, **_keyword_lists(max_ll, max_hl)}
+    return {"type": "object", "properties": properties, "required": list(properties)}
 
 
 def text_prompt(turn: Turn, *, max_words: int, pick: str | None = None, offer: str | None = None) -> Prompt:
@@ -144,33 +159,42 @@ def reference_prompt(
     *,
     max_words: int,
     keywords: tuple[int, int] | None = None,
+    always_restate: bool = False,
 ) -> Prompt:
     """The one call a longer follow-up costs (contract §5.3, §5.9, §7): the check, and what the search needs.
 
     The decision is asked as it was when it was the call's only question (the
     same instructions and examples, measured on both datasets); what the
-    search needs is asked after it, in words only: examples of keywords were
-    copied into answers, and asking for them before the decision made the
-    model keep messages it used to resolve (docs/findings.md). The JSON
-    answer holds the decision, the name (RESOLVE), the message restated as a
-    search query (``query``: the restatement of §5.9 when the check names
-    nothing or its name is refused, the standalone question of §5.10) and,
-    in graph modes (``keywords`` = the low- and high-level caps), the keywords
-    LightRAG would otherwise extract in a call of its own.
+    search needs is asked after it: examples of keywords were copied into
+    answers, and asking for them before the decision made the model keep
+    messages it used to resolve (docs/findings.md). The answer is compact
+    (issue 42), one shape a decision, the decision first: RESOLVE gives the
+    number of a listed name (``n``), KEEP the number of a name it is about
+    or 0, AMBIGUOUS the message restated as a search query (``q``, §5.9);
+    in graph modes (``keywords`` = the low- and high-level caps) each adds
+    the keywords LightRAG would otherwise extract in a call of its own
+    (``ll``, ``hl``). ``always_restate`` (the open-domain profile, §5.10)
+    asks a RESOLVE for ``q`` too: its standalone question.
     """
-    fields = ["decision", "name", "query"]
-    also = (
-        f'Then, for a search engine, also give "query": the message as a search query of at most {max_words} words '
-        f"that names what it refers to (the name, or the topic the conversation is about), in the conversation's "
-        f'language, copying names exactly ("" for KEEP)'
+    restatement = (
+        f'"q": "<the message as a search query of at most {max_words} words that names what it refers to (the '
+        f"names, or the topic the conversation is about), in the conversation's language, copying names exactly>\""
+    )
+    also_q = f", {restatement}" if always_restate else ""
+    # One text for every turn, so the instructions stay identical across turns (provider prompt caches reuse them);
+    # the schema holds each turn to its own shape.
+    shapes = (
+        f'{{"d": "RESOLVE", "n": <the number of the name in the list>{also_q}}}, '
+        '{"d": "KEEP", "n": <the number of the name it is about, or 0>} '
+        f'or {{"d": "AMBIGUOUS", {restatement}}}; without a list, RESOLVE gives "name": "<the name, copied exactly>" '
+        "and KEEP nothing more"
     )
     if keywords is not None:
-        max_ll, max_hl = keywords
-        also += (
-            f'; "low_level_keywords": at most {max_ll} specific names or terms of the message and of what it '
-            f'refers to; "high_level_keywords": at most {max_hl} broader themes'
+        max_ll, max_hl = (min(keywords[0], ANSWER_MAX_LL), min(keywords[1], ANSWER_MAX_HL))
+        shapes += (
+            f'; each also with "ll": at most {max_ll} specific names or terms of the message and of what it '
+            f'refers to, and "hl": at most {max_hl} broader themes'
         )
-        fields += ["low_level_keywords", "high_level_keywords"]
     system = (
         f"You check whether a chat message{_for_company(turn)} points at something named "
         "earlier in the conversation without naming it. Decide:\n"
@@ -182,30 +206,41 @@ def reference_prompt(
         '- after "Orbit CRM syncs your contacts.": "Which retailers already run it?" -> RESOLVE: Orbit CRM\n'
         '- "Combien de bureaux avez-vous ?" -> KEEP\n'
         '- after "We sell Orbit CRM and Pulse POS.": "Is it available on weekends?" -> AMBIGUOUS\n'
-        f"{also}.\nAnswer with JSON: {', '.join(fields)}."
+        f"Answer with JSON, the decision first: {shapes}."
     )
     budget = REFERENCE_MAX_TOKENS + (KEYWORD_MAX_TOKENS if keywords is not None else 0)
     return Prompt(system=system, user=_conversation(turn, "Message"), max_tokens=budget)
 
 
-def reference_schema(turn: Turn, *, keywords: tuple[int, int] | None = None) -> dict[str, Any]:
-    """The JSON schema of the reference answer: the decision, a name that must be a candidate, the restatement,
-    and in graph modes the keywords (the keyword answer's lists)."""
-    properties: dict[str, Any] = {
-        "decision": {"type": "string", "enum": ["RESOLVE", "KEEP", "AMBIGUOUS"]},
-        # The candidates when the code found some; else any short name, which the code accepts only when the
-        # conversation said it verbatim (its heuristics miss names, e.g. a Chinese one without spaces).
-        "name": (
-            {"type": "string", "enum": [*turn.candidates.names, ""]}
-            if turn.candidates.names
-            else {"type": "string", "maxLength": 60}
-        ),
-        # About 8 words: the restatement is cut to max_query_words anyway, and on a CPU every character the
-        # model writes costs time (the one-slot local model wrote 16 words here where none were asked).
-        "query": {"type": "string", "maxLength": RESTATEMENT_MAX_CHARS},
-    }
-    if keywords is not None:
-        words = keyword_schema(max_ll=keywords[0], max_hl=keywords[1])["properties"]
-        properties["low_level_keywords"] = words["low_level_keywords"]
-        properties["high_level_keywords"] = words["high_level_keywords"]
+def _shape(decision: str, fields: dict[str, Any]) -> dict[str, Any]:
+    properties = {"d": {"type": "string", "enum": [decision]}, **fields}
     return {"type": "object", "properties": properties, "required": list(properties)}
+
+
+def reference_schema(
+    turn: Turn, *, keywords: tuple[int, int] | None = None, always_restate: bool = False
+) -> dict[str, Any]:
+    """The JSON schema of the reference answer: one small object a decision (``anyOf``), the decision first.
+
+    A grammar built from it ends the answer when the decision needs nothing
+    more: KEEP in ``naive`` writes about 10 tokens. A name is a candidate's
+    number (0 for none after KEEP); with no candidates, RESOLVE writes the
+    name, which the code accepts only when the conversation said it verbatim
+    (the heuristics miss names, e.g. a Chinese one without spaces).
+    """
+    restatement = {"type": "string", "maxLength": RESTATEMENT_MAX_CHARS}
+    lists = _keyword_lists(*keywords) if keywords is not None else {}
+    count = len(turn.candidates.names)
+    named: dict[str, Any] = (
+        {"n": {"enum": list(range(1, count + 1))}} if count else {"name": {"type": "string", "maxLength": 60}}
+    )
+    if always_restate:
+        named["q"] = restatement
+    keep: dict[str, Any] = {"n": {"enum": list(range(count + 1))}} if count else {}
+    return {
+        "anyOf": [
+            _shape("RESOLVE", {**named, **lists}),
+            _shape("KEEP", {**keep, **lists}),
+            _shape("AMBIGUOUS", {"q": restatement, **lists}),
+        ]
+    }
