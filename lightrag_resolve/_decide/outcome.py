@@ -33,6 +33,7 @@ from .._languages.pointing import content_words
 from .._languages.text import contains_phrase
 from .._model.call import ModelReply
 from .._model.parse import KeywordAnswer, ReferenceAnswer
+from .._model.prompts import ANSWER_MAX_LL
 from .._resolution import Resolution, ResolutionPath
 from .._turn.conversation import Turn
 from .route import checks_first, fall_back, led_by, override_answer, resolved_text, safe_short_reply, untouched
@@ -209,7 +210,7 @@ def _with_keywords(policy: Policy, turn: Turn, checked: Resolution, answer: Refe
     """
     config = policy.config
     outcome = enforce_keywords(
-        answer.ll_raw, answer.hl_raw, max_ll=config.max_ll_keywords, max_hl=config.max_hl_keywords
+        _low_level(turn, checked, answer), answer.hl_raw, max_ll=config.max_ll_keywords, max_hl=config.max_hl_keywords
     )
     if outcome.fallback_reason is not None:
         return checked
@@ -231,6 +232,19 @@ def _with_keywords(policy: Policy, turn: Turn, checked: Resolution, answer: Refe
         max_hl=config.max_hl_keywords,
     )
     return replace(carried, dropped_keywords=grounded.dropped) if carried.has_keywords else carried
+
+
+def _low_level(turn: Turn, checked: Resolution, answer: ReferenceAnswer) -> object:
+    """The answer's low-level keywords; for a RESOLVE that gives none (the compact answer), the message's own words.
+
+    ``check_keywords`` puts the name first, so a resolved message's low-level
+    keywords are what LightRAG's extraction of "<name> — <message>" would
+    give: the name and the message's terms (issue 42: the model no longer
+    retypes the name it gave as a number).
+    """
+    if answer.ll_raw is not None or checked.entity is None:
+        return answer.ll_raw
+    return list(content_words(turn.query)[: ANSWER_MAX_LL - 1]) or [checked.entity]
 
 
 def _own_words_only(turn: Turn, checked: Resolution, ll_keywords: tuple[str, ...]) -> bool:

@@ -173,7 +173,8 @@ def reference_prompt(
     or 0, AMBIGUOUS the message restated as a search query (``q``, §5.9);
     in graph modes (``keywords`` = the low- and high-level caps) each adds
     the keywords LightRAG would otherwise extract in a call of its own
-    (``ll``, ``hl``). ``always_restate`` (the open-domain profile, §5.10)
+    (``ll``, ``hl``), but a RESOLVE only its themes (``hl``): its name and
+    the message's own words are its low-level keywords. ``always_restate`` (the open-domain profile, §5.10)
     asks a RESOLVE for ``q`` too: its standalone question.
     """
     restatement = (
@@ -192,8 +193,9 @@ def reference_prompt(
     if keywords is not None:
         max_ll, max_hl = (min(keywords[0], ANSWER_MAX_LL), min(keywords[1], ANSWER_MAX_HL))
         shapes += (
-            f'; each also with "ll": at most {max_ll} specific names or terms of the message and of what it '
-            f'refers to, and "hl": at most {max_hl} broader themes'
+            f'; then KEEP and AMBIGUOUS give "ll": at most {max_ll} specific names or terms of the message and of '
+            f'what it refers to (after RESOLVE the name stands in), and each gives "hl": at most {max_hl} broader '
+            "themes"
         )
     system = (
         f"You check whether a chat message{_for_company(turn)} points at something named "
@@ -223,13 +225,17 @@ def reference_schema(
     """The JSON schema of the reference answer: one small object a decision (``anyOf``), the decision first.
 
     A grammar built from it ends the answer when the decision needs nothing
-    more: KEEP in ``naive`` writes about 10 tokens. A name is a candidate's
+    more: KEEP in ``naive`` writes about 10 tokens, a RESOLVE in graph modes
+    its themes only. A name is a candidate's
     number (0 for none after KEEP); with no candidates, RESOLVE writes the
     name, which the code accepts only when the conversation said it verbatim
     (the heuristics miss names, e.g. a Chinese one without spaces).
     """
     restatement = {"type": "string", "maxLength": RESTATEMENT_MAX_CHARS}
     lists = _keyword_lists(*keywords) if keywords is not None else {}
+    # A RESOLVE's name leads its low-level keywords and the message's own words follow (``_decide.outcome``):
+    # the model writes only its themes.
+    themes = {"hl": lists["hl"]} if lists else {}
     count = len(turn.candidates.names)
     named: dict[str, Any] = (
         {"n": {"enum": list(range(1, count + 1))}} if count else {"name": {"type": "string", "maxLength": 60}}
@@ -239,7 +245,7 @@ def reference_schema(
     keep: dict[str, Any] = {"n": {"enum": list(range(count + 1))}} if count else {}
     return {
         "anyOf": [
-            _shape("RESOLVE", {**named, **lists}),
+            _shape("RESOLVE", {**named, **themes}),
             _shape("KEEP", {**keep, **lists}),
             _shape("AMBIGUOUS", {"q": restatement, **lists}),
         ]

@@ -23,6 +23,7 @@ from lightrag.utils import TruncatedResponse
 
 from ._errors import INSTALL_HINT, LocalModelError, ModelNotInstalledError
 from ._gguf import QWEN25_CODER_1_5B, SplitGGUF, assemble_gguf
+from ._grammar import compact_json_grammar
 from ._prefix_cache import DEFAULT_PREFIX_CACHE_BYTES, PrefixStateCache, attach_prefix_cache
 from ._request import ChatRequest, build_request
 
@@ -187,9 +188,9 @@ class LocalLLM:
                 max_tokens=request.max_tokens,
                 temperature=request.temperature,
                 repeat_penalty=request.repeat_penalty,
-                response_format=dict(request.response_format) if request.response_format else None,
                 stop=list(request.stop),
                 stream=False,
+                **_output_format(request),
             )
         except (ValueError, RuntimeError) as exc:
             # llama.cpp reports a prompt longer than the context as ValueError.
@@ -227,6 +228,19 @@ class LocalLLM:
 
 
 _SENTENCE_END = re.compile(r"[.!?。！？](?=\s|$)")
+
+
+def _output_format(request: ChatRequest) -> dict[str, Any]:
+    """What holds the answer's form: a schema's compact grammar, JSON mode, or nothing (free text)."""
+    response_format = request.response_format
+    if not response_format:
+        return {}
+    schema = response_format.get("schema")
+    if not schema:
+        return {"response_format": dict(response_format)}
+    from llama_cpp.llama_grammar import LlamaGrammar
+
+    return {"grammar": LlamaGrammar.from_string(compact_json_grammar(schema), verbose=False)}
 
 
 def _whole_sentences(text: str) -> str:
