@@ -238,13 +238,14 @@ def _low_level(turn: Turn, checked: Resolution, answer: ReferenceAnswer) -> obje
     """The answer's low-level keywords; for a RESOLVE that gives none (the compact answer), the message's own words.
 
     ``check_keywords`` puts the name first, so a resolved message's low-level
-    keywords are what LightRAG's extraction of "<name> — <message>" would
-    give: the name and the message's terms (issue 42: the model no longer
-    retypes the name it gave as a number).
+    keywords are about what LightRAG's extraction of "<name> — <message>"
+    would give: the name and the message's first terms, as many as the answer
+    may give (issue 42: the model no longer retypes the name it gave as a
+    number).
     """
     if answer.ll_raw is not None or checked.entity is None:
         return answer.ll_raw
-    return list(content_words(turn.query)[: ANSWER_MAX_LL - 1]) or [checked.entity]
+    return list(content_words(turn.query)[:ANSWER_MAX_LL]) or [checked.entity]
 
 
 def _own_words_only(turn: Turn, checked: Resolution, ll_keywords: tuple[str, ...]) -> bool:

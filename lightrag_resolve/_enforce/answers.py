@@ -52,7 +52,7 @@ _PROMPT_LABEL = re.compile(
 )
 _PROMPT_KEY = re.compile(
     r"\b(?:low_level_keywords|high_level_keywords|ll_keywords|hl_keywords)\b"
-    r"|[\"'](?:query|decision|name|q|d|n|ll|hl)[\"']\s*:",
+    r"|[\"'](?:query|decision|name|terms|themes)[\"']\s*:",
     re.IGNORECASE,
 )
 

@@ -18,12 +18,10 @@ from .._languages.text import clean_single_line
 
 __all__ = ["KeywordAnswer", "ReferenceAnswer", "parse_keyword_answer", "parse_reference_answer"]
 
-_LL_KEYS = ("ll", "low_level_keywords", "ll_keywords", "low_level", "entities")
-_HL_KEYS = ("hl", "high_level_keywords", "hl_keywords", "high_level", "themes")
-_QUERY_KEYS = ("q", "query", "search_query", "text", "rewrite")
-_DECISION_KEYS = ("d", "decision")
-_NAME_KEYS = ("n", "name")
-"""The compact answer's short keys first (issue 42), then the long ones a model without a schema may write."""
+_LL_KEYS = ("terms", "low_level_keywords", "ll_keywords", "low_level", "entities")
+_HL_KEYS = ("themes", "high_level_keywords", "hl_keywords", "high_level")
+_QUERY_KEYS = ("query", "search_query", "text", "rewrite")
+"""The compact answer's keys first (issue 42), then the ones a model without a schema may write."""
 _FENCE = re.compile(r"^```(?:json)?", re.IGNORECASE)
 _ANSWER_LABEL = "|".join(label for record in LANGUAGES for label in record.answer_labels)
 _REFERENCE = re.compile(
@@ -84,7 +82,7 @@ def _first(obj: dict[str, Any], keys: tuple[str, ...]) -> Any:
 def parse_keyword_answer(output: str) -> KeywordAnswer | None:
     """Both keyword lists from a JSON answer; empty lists for ``NONE``; ``None`` if unreadable.
 
-    Accepts the compact answer's ``q``/``ll``/``hl``, LightRAG's own key names
+    Accepts the compact answer's ``terms``/``themes``, LightRAG's own key names
     (``low_level_keywords``, ``high_level_keywords``) and ``ll_keywords``/``hl_keywords``.
     """
     if is_none_answer(output):
@@ -107,7 +105,7 @@ def _answer_name(value: Any) -> str | None:
 
 
 def parse_reference_answer(output: str) -> ReferenceAnswer | None:
-    """The check's JSON answer (short keys or long), or ``RESOLVE: <name>``, ``KEEP``, ``AMBIGUOUS`` on its first line.
+    """The check's JSON answer, or ``RESOLVE: <name>``, ``KEEP`` or ``AMBIGUOUS`` from the first non-empty line.
 
     Markdown emphasis, code fences and quotes around the answer are ignored; a
     RESOLVE without a name, a JSON answer without a decision, or any other
@@ -116,7 +114,7 @@ def parse_reference_answer(output: str) -> ReferenceAnswer | None:
     obj = _json_object(output) if _FENCE.sub("", output.lstrip()).lstrip().startswith("{") else None
     extra: dict[str, Any] = {}
     if obj is not None:
-        decision, name = _first(obj, _DECISION_KEYS), _answer_name(_first(obj, _NAME_KEYS))
+        decision, name = obj.get("decision"), _answer_name(obj.get("name"))
         if not isinstance(decision, str):
             return None
         output = f"{decision}: {name}" if name else decision

@@ -45,22 +45,22 @@ class Prompt:
     stop: tuple[str, ...] = ()
 
 
-ANSWER_MAX_LL = 3
+ANSWER_MAX_LL = 2
 ANSWER_MAX_HL = 2
 """The keyword lists' caps in the answer's schema (within the configured caps). Plain LightRAG's extraction, which
-the answer replaces, wrote at most 3 low-level keywords on 96% and at most 2 high-level ones on 81% of its answers
+the answer replaces, wrote at most 2 low-level keywords on 90% and at most 2 high-level ones on 81% of its answers
 (168 recorded on the sample and the multilingual set, evaluation runs of 2026-12-06, both evaluation sets); on a
 CPU every keyword the model writes costs its time (issue 42)."""
 
 KEYWORD_MAX_TOKENS = 64
-"""The keyword answer's budget: the 8-word ``q`` and 3 + 2 keywords under their schema fit in about 45 tokens."""
+"""The keyword answer's budget: the 8-word ``query`` and 2 + 2 keywords under their schema fit in about 40 tokens."""
 
 REFERENCE_MAX_TOKENS = 40
 """The reference answer's budget without keywords: the decision and a number, or the decision and a 64-character
 restatement, as the schema's JSON; in graph modes ``KEYWORD_MAX_TOKENS`` more for the keywords."""
 
 RESTATEMENT_MAX_CHARS = 64
-"""The restatement ``q`` under a schema: about the 8 words asked (``max_query_words``) that are kept."""
+"""The restatement (``query``) under a schema: about the 8 words asked (``max_query_words``) that are kept."""
 
 KEYWORD_MAX_CHARS = 40
 """One keyword under a schema: LightRAG's own extraction wrote at most 31 characters (median 7) on those answers."""
@@ -105,11 +105,11 @@ def keyword_prompt(
         f"You help a search engine understand a short reply in a chat{_for_company(turn)}. "
         "Say what the reply means in this conversation, in the conversation's language, "
         "copying names exactly as written. When the reply picks one of several options, keep only that one.\n"
-        f'Answer with JSON only: "q" is a search query of at most {max_words} words, '
-        f'"ll" at most {min(max_ll, ANSWER_MAX_LL)} specific names or terms from the conversation, '
-        f'"hl" at most {min(max_hl, ANSWER_MAX_HL)} broader themes.\n'
+        f'Answer with JSON only: "query" is a search query of at most {max_words} words, '
+        f'"terms" at most {min(max_ll, ANSWER_MAX_LL)} specific names or terms from the conversation, '
+        f'"themes" at most {min(max_hl, ANSWER_MAX_HL)} broader themes.\n'
         'Example: after "Shall I send you the price of Orbit CRM or Pulse POS?", the reply '
-        '"The second one" gives {"q": "Pulse POS price", "ll": ["Pulse POS", "price"], "hl": ["pricing"]}\n'
+        '"The second one" gives {"query": "Pulse POS price", "terms": ["Pulse POS", "price"], "themes": ["pricing"]}\n'
         "If the reply cannot be understood from the conversation, answer NONE."
     )
     return Prompt(
@@ -123,17 +123,18 @@ def _words(limit: int) -> dict[str, Any]:
 
 def _keyword_lists(max_ll: int, max_hl: int) -> dict[str, Any]:
     """The two keyword lists under short keys, capped at the answer's caps within the configured ones."""
-    return {"ll": _words(min(max_ll, ANSWER_MAX_LL)), "hl": _words(min(max_hl, ANSWER_MAX_HL))}
+    return {"terms": _words(min(max_ll, ANSWER_MAX_LL)), "themes": _words(min(max_hl, ANSWER_MAX_HL))}
 
 
 def keyword_schema(*, max_ll: int, max_hl: int) -> dict[str, Any]:
     """The JSON schema of the keyword answer, for backends that decode under a schema (issue 42).
 
-    Short keys and capped lists: on a CPU the answer's time is what the model
-    writes, so the schema, not the prompt's words, holds it to about what
-    LightRAG's own extraction writes.
+    Keys of one token each and capped lists: on a CPU the answer's time is
+    what the model writes, so the schema, not the prompt's words, holds it to
+    about what LightRAG's own extraction writes (whose two keys take five
+    tokens each).
     """
-    properties = {"q": {"type": "string", "maxLength": RESTATEMENT_MAX_CHARS}, **_keyword_lists(max_ll, max_hl)}
+    properties = {"query": {"type": "string", "maxLength": RESTATEMENT_MAX_CHARS}, **_keyword_lists(max_ll, max_hl)}
     return {"type": "object", "properties": properties, "required": list(properties)}
 
 
@@ -169,33 +170,33 @@ def reference_prompt(
     answers, and asking for them before the decision made the model keep
     messages it used to resolve (docs/findings.md). The answer is compact
     (issue 42), one shape a decision, the decision first: RESOLVE gives the
-    number of a listed name (``n``), KEEP the number of a name it is about
-    or 0, AMBIGUOUS the message restated as a search query (``q``, §5.9);
-    in graph modes (``keywords`` = the low- and high-level caps) each adds
-    the keywords LightRAG would otherwise extract in a call of its own
-    (``ll``, ``hl``), but a RESOLVE only its themes (``hl``): its name and
-    the message's own words are its low-level keywords. ``always_restate`` (the open-domain profile, §5.10)
-    asks a RESOLVE for ``q`` too: its standalone question.
+    number of a listed name, KEEP nothing more, AMBIGUOUS the message
+    restated as a search query (``query``, §5.9); in graph modes
+    (``keywords`` = the low- and high-level caps) each adds the keywords
+    LightRAG would otherwise extract in a call of its own (``terms``,
+    ``themes``), a RESOLVE its themes only: its name and the message's own
+    words are its terms. ``always_restate`` (the open-domain profile,
+    §5.10) asks a RESOLVE for ``query`` too: its standalone question.
     """
     restatement = (
-        f'"q": "<the message as a search query of at most {max_words} words that names what it refers to (the '
-        f"names, or the topic the conversation is about), in the conversation's language, copying names exactly>\""
+        f'"query": "<the message as a search query of at most {max_words} words that names what it refers to '
+        f"(the names, or the topic the conversation is about), in the conversation's language, copying names "
+        'exactly>"'
     )
-    also_q = f", {restatement}" if always_restate else ""
+    also_query = f", {restatement}" if always_restate else ""
     # One text for every turn, so the instructions stay identical across turns (provider prompt caches reuse them);
     # the schema holds each turn to its own shape.
     shapes = (
-        f'{{"d": "RESOLVE", "n": <the number of the name in the list>{also_q}}}, '
-        '{"d": "KEEP", "n": <the number of the name it is about, or 0>} '
-        f'or {{"d": "AMBIGUOUS", {restatement}}}; without a list, RESOLVE gives "name": "<the name, copied exactly>" '
-        "and KEEP nothing more"
+        f'{{"decision": "RESOLVE", "name": <the number of the name in the list>{also_query}}}, '
+        f'{{"decision": "KEEP"}} or {{"decision": "AMBIGUOUS", {restatement}}}; without a list, RESOLVE gives '
+        '"name": "<the name, copied exactly>"'
     )
     if keywords is not None:
         max_ll, max_hl = (min(keywords[0], ANSWER_MAX_LL), min(keywords[1], ANSWER_MAX_HL))
         shapes += (
-            f'; then KEEP and AMBIGUOUS give "ll": at most {max_ll} specific names or terms of the message and of '
-            f'what it refers to (after RESOLVE the name stands in), and each gives "hl": at most {max_hl} broader '
-            "themes"
+            f'; then KEEP and AMBIGUOUS give "terms": at most {max_ll} specific names or terms of the message and '
+            f'of what it refers to (after RESOLVE the name stands in), and each gives "themes": at most {max_hl} '
+            "broader themes"
         )
     system = (
         f"You check whether a chat message{_for_company(turn)} points at something named "
@@ -215,7 +216,7 @@ def reference_prompt(
 
 
 def _shape(decision: str, fields: dict[str, Any]) -> dict[str, Any]:
-    properties = {"d": {"type": "string", "enum": [decision]}, **fields}
+    properties = {"decision": {"type": "string", "enum": [decision]}, **fields}
     return {"type": "object", "properties": properties, "required": list(properties)}
 
 
@@ -225,28 +226,26 @@ def reference_schema(
     """The JSON schema of the reference answer: one small object a decision (``anyOf``), the decision first.
 
     A grammar built from it ends the answer when the decision needs nothing
-    more: KEEP in ``naive`` writes about 10 tokens, a RESOLVE in graph modes
-    its themes only. A name is a candidate's
-    number (0 for none after KEEP); with no candidates, RESOLVE writes the
-    name, which the code accepts only when the conversation said it verbatim
-    (the heuristics miss names, e.g. a Chinese one without spaces).
+    more: KEEP in ``naive`` writes about 8 tokens, a RESOLVE in graph modes
+    its themes only (its name and the message's words stand in for its
+    terms, ``_decide.outcome``). A name is a candidate's number; with no
+    candidates, RESOLVE writes the name, which the code accepts only when the
+    conversation said it verbatim (the heuristics miss names, e.g. a Chinese
+    one without spaces).
     """
     restatement = {"type": "string", "maxLength": RESTATEMENT_MAX_CHARS}
     lists = _keyword_lists(*keywords) if keywords is not None else {}
-    # A RESOLVE's name leads its low-level keywords and the message's own words follow (``_decide.outcome``):
-    # the model writes only its themes.
-    themes = {"hl": lists["hl"]} if lists else {}
+    themes = {"themes": lists["themes"]} if lists else {}
     count = len(turn.candidates.names)
-    named: dict[str, Any] = (
-        {"n": {"enum": list(range(1, count + 1))}} if count else {"name": {"type": "string", "maxLength": 60}}
-    )
+    named: dict[str, Any] = {
+        "name": {"enum": list(range(1, count + 1))} if count else {"type": "string", "maxLength": 60}
+    }
     if always_restate:
-        named["q"] = restatement
-    keep: dict[str, Any] = {"n": {"enum": list(range(count + 1))}} if count else {}
+        named["query"] = restatement
     return {
         "anyOf": [
             _shape("RESOLVE", {**named, **themes}),
-            _shape("KEEP", {**keep, **lists}),
-            _shape("AMBIGUOUS", {"q": restatement, **lists}),
+            _shape("KEEP", lists),
+            _shape("AMBIGUOUS", {"query": restatement, **lists}),
         ]
     }

@@ -233,14 +233,12 @@ _SENTENCE_END = re.compile(r"[.!?。！？](?=\s|$)")
 def _output_format(request: ChatRequest) -> dict[str, Any]:
     """What holds the answer's form: a schema's compact grammar, JSON mode, or nothing (free text)."""
     response_format = request.response_format
-    if not response_format:
-        return {}
-    schema = response_format.get("schema")
+    schema = response_format.get("schema") if response_format else None
     if not schema:
-        return {"response_format": dict(response_format)}
+        return {"response_format": dict(response_format) if response_format else None}
     from llama_cpp.llama_grammar import LlamaGrammar
 
-    return {"grammar": LlamaGrammar.from_string(compact_json_grammar(schema), verbose=False)}
+    return {"response_format": None, "grammar": LlamaGrammar.from_string(compact_json_grammar(schema), verbose=False)}
 
 
 def _whole_sentences(text: str) -> str:

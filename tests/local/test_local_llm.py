@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from lightrag_resolve.local import LocalLLM, LocalModelError
+from lightrag_resolve.local._grammar import compact_json_grammar
 
 
 @dataclass
@@ -35,7 +36,11 @@ class FakeChatModel:
             if self.delay:
                 threading.Event().wait(self.delay)
             self.requests.append(kwargs)
-            return {"choices": [{"message": {"role": "assistant", "content": self.reply}, "finish_reason": self.finish_reason}]}
+            return {
+                "choices": [
+                    {"message": {"role": "assistant", "content": self.reply}, "finish_reason": self.finish_reason}
+                ]
+            }
         finally:
             self.active -= 1
 
@@ -114,32 +119,49 @@ def test_bad_defaults_are_refused_at_construction() -> None:
         ({"keyword_extraction": True}, {"type": "json_object"}),
         ({"keyword_extraction": False}, None),
         ({"response_format": {"type": "text"}}, None),
-        (
-            {"response_format": {"type": "json_schema", "json_schema": {"name": "k", "schema": {"type": "object"}}}},
-            {"type": "json_object", "schema": {"type": "object"}},
-        ),
-        (
-            {"response_format": {"type": "json_object", "schema": {"type": "object"}}, "keyword_extraction": True},
-            {"type": "json_object", "schema": {"type": "object"}},
-        ),
     ],
 )
 async def test_json_requests_map_to_llama_json_mode(kwargs: dict[str, Any], expected: object) -> None:
     fake = FakeChatModel(reply='{"a": 1}')
     await _llm(fake)("q", **kwargs)
-    assert fake.requests[0]["response_format"] == expected
+    assert fake.requests[0]["response_format"] == expected and "grammar" not in fake.requests[0]
+
+
+SCHEMA = {
+    "type": "object",
+    "properties": {"d": {"enum": ["KEEP"]}, "ll": {"type": "array", "items": {"type": "string"}}},
+}
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"response_format": {"type": "json_schema", "json_schema": {"name": "k", "schema": SCHEMA}}},
+        {"response_format": {"type": "json_object", "schema": SCHEMA}, "keyword_extraction": True},
+    ],
+)
+async def test_a_schema_is_decoded_under_its_grammar_without_optional_blanks(kwargs: dict[str, Any]) -> None:
+    """Issue 42: every token written costs time on a CPU; the schema's grammar, with no blank after ``:`` or ``,``."""
+    grammar = pytest.importorskip("llama_cpp.llama_grammar")
+    fake = FakeChatModel(reply='{"d":"KEEP","ll":[]}')
+    await _llm(fake)("q", **kwargs)
+    request = fake.requests[0]
+    assert request["response_format"] is None and isinstance(request["grammar"], grammar.LlamaGrammar)
+    text = compact_json_grammar(SCHEMA)
+    assert 'space ::= ""' in text.splitlines() and 'space ::= " "?' not in text
+    assert text.replace('space ::= ""', 'space ::= " "?') == grammar.json_schema_to_gbnf(json.dumps(SCHEMA))
 
 
 async def test_a_pydantic_response_format_becomes_its_schema() -> None:
     pydantic = pytest.importorskip("pydantic")
+    pytest.importorskip("llama_cpp.llama_grammar")
 
     class Keywords(pydantic.BaseModel):
         high_level_keywords: list[str]
 
     fake = FakeChatModel(reply='{"high_level_keywords": []}')
     await _llm(fake)("q", response_format=Keywords)
-    schema = fake.requests[0]["response_format"]["schema"]
-    assert schema["required"] == ["high_level_keywords"]
+    assert '"\\"high_level_keywords\\""' in fake.requests[0]["grammar"]._grammar
 
 
 async def test_an_unknown_response_format_is_refused() -> None:
@@ -234,9 +256,15 @@ def test_deep_copies_share_the_model() -> None:
 @pytest.mark.parametrize(
     ("cut", "shown"),
     [
-        ("Kadoro runs in 40 shops. Training takes two days. The Cerclia cour", "Kadoro runs in 40 shops. Training takes two days. …"),
+        (
+            "Kadoro runs in 40 shops. Training takes two days. The Cerclia cour",
+            "Kadoro runs in 40 shops. Training takes two days. …",
+        ),
         ("Le parcours dure deux jours et se termine par un exam", "Le parcours dure deux jours et se termine par un …"),
-        ("Oui. Le parcours Cerclia couvre le CRM, les rapports, les imports et la synchronisation des conta", "Oui. Le parcours Cerclia couvre le CRM, les rapports, les imports et la synchronisation des …"),
+        (
+            "Oui. Le parcours Cerclia couvre le CRM, les rapports, les imports et la synchronisation des conta",
+            "Oui. Le parcours Cerclia couvre le CRM, les rapports, les imports et la synchronisation des …",
+        ),
     ],
 )
 async def test_with_whole_sentences_a_cut_answer_ends_at_a_whole_sentence_or_word(cut: str, shown: str) -> None:
