@@ -226,7 +226,7 @@ def load_kg() -> dict[str, Any]:
 # ---- the turn classes -----------------------------------------------------------
 
 
-_CHECK_KEYWORDS = ("ll", "hl")
+_CHECK_KEYWORDS = ("terms", "themes")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -240,7 +240,7 @@ class TurnClass:
     text: str = "NONE"  # the resolver's text answer (a short reply, naive)
     # The reference check's compact answer, the shape its schema gives the decision (issue 42); its keywords are
     # given only where the prompt asks (graph modes).
-    reference: dict[str, Any] = field(default_factory=lambda: {"d": "KEEP"})
+    reference: dict[str, Any] = field(default_factory=lambda: {"decision": "KEEP"})
     rewrite: str = "UNCHANGED"  # the serial baseline's rewrite
 
     def script(self, mode: str) -> dict[str, str]:
@@ -275,7 +275,7 @@ TURN_CLASSES = (
                 "(Chantier Pro). Which sector are you in?",
             ),
         ),
-        keywords=json.dumps({"q": "Offre Santé Vitalis", "ll": ["Offre Santé", "Vitalis"], "hl": ["health offer"]}),
+        keywords=json.dumps({"query": "Offre Santé Vitalis", "terms": ["Offre Santé", "Vitalis"], "themes": ["health offer"]}),
         text="Offre Santé Vitalis module",
         rewrite="Offre Santé Vitalis module for clinics",
     ),
@@ -285,14 +285,14 @@ TURN_CLASSES = (
         name="stands alone",
         message="How many offices does Helix have in France?",
         history=_PULSE,
-        reference={"d": "KEEP", "n": 0, "ll": ["Helix", "offices", "France"], "hl": ["office locations"]},
+        reference={"decision": "KEEP", "terms": ["offices", "France"], "themes": ["office locations"]},
     ),
     # Points back ("they"), and the check keeps it, with the keywords for the visitor's words.
     TurnClass(
         name="KEEP",
         message="How many offices does Helix have, and where are they?",
         history=_PULSE,
-        reference={"d": "KEEP", "n": 0, "ll": ["Helix", "offices"], "hl": ["office locations"]},
+        reference={"decision": "KEEP", "terms": ["Helix", "offices"], "themes": ["office locations"]},
     ),
     # Points back at one of two products: the check names neither and restates the message.
     TurnClass(
@@ -303,10 +303,10 @@ TURN_CLASSES = (
             ("assistant", "For shops Helix sells Pulse POS and Orbit CRM, often together."),
         ),
         reference={
-            "d": "AMBIGUOUS",
-            "q": "Shops in Lyon using Pulse POS or Orbit CRM",
-            "ll": ["shops", "Lyon"],
-            "hl": ["customer locations"],
+            "decision": "AMBIGUOUS",
+            "query": "Shops in Lyon using Pulse POS or Orbit CRM",
+            "terms": ["shops", "Lyon"],
+            "themes": ["customer locations"],
         },
         rewrite="Shops in Lyon using Pulse POS or Orbit CRM",
     ),
@@ -314,7 +314,7 @@ TURN_CLASSES = (
         name="RESOLVE",
         message="Which retailers already run it today?",
         history=_PULSE,
-        reference={"d": "RESOLVE", "n": 1, "ll": ["Pulse POS", "retailers"], "hl": ["customer references"]},
+        reference={"decision": "RESOLVE", "name": 1, "themes": ["customer references"]},
         rewrite="Retailers running Pulse POS",
     ),
 )

@@ -66,8 +66,7 @@ def __getattr__(name: str) -> object:
         import warnings
 
         new_name, value = _DEPRECATED[name]
-        warnings.warn(
-            f"lightrag_resolve.{name} is deprecated; use lightrag_resolve.{new_name}", DeprecationWarning, stacklevel=2
-        )
+        warnings.warn(f"lightrag_resolve.{name} is deprecated; use lightrag_resolve.{new_name}", DeprecationWarning,
+                      stacklevel=2)
         return value
     raise AttributeError(f"module 'lightrag_resolve' has no attribute {name!r}")

@@ -121,7 +121,9 @@ def openai_llm(
             raise ValueError("no API key: set OPENAI_API_KEY, or point OPENAI_BASE_URL at a compatible server")
         api_key = "not-needed"  # local servers (llama.cpp, vLLM, Ollama) ignore it, the client requires one
     schema_refused: list[bool] = []  # set once the endpoint answered a json_schema request with 400
-    clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, tuple[int, AsyncOpenAI]] = weakref.WeakKeyDictionary()
+    clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, tuple[int, AsyncOpenAI]] = (
+        weakref.WeakKeyDictionary()
+    )
 
     def client() -> AsyncOpenAI:
         loop, pid = asyncio.get_running_loop(), os.getpid()

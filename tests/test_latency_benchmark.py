@@ -140,7 +140,18 @@ def test_the_targets_of_issue_29_are_printed_with_a_verdict_per_cell(printed):
     for mode in MODES:
         for api in ("aquery", "aquery_data"):
             assert f"- {mode} · {api}: every class ≤ 1.05× plain:" in text
-    assert "the check's prompt" in text  # its tokens against LightRAG's extraction prompt
+
+
+def test_the_token_budget_of_issue_42_is_printed_per_class_in_graph_modes(printed):
+    """Prompt and answer tokens of the library's one call beside LightRAG's extraction, with a verdict."""
+    _, text = printed
+    section = text.split("## Token budget (issue 42)", 1)[1].split("\n## ", 1)[0]
+    rows = [line for line in section.splitlines() if line.startswith("| mix · ")]
+    assert [row.split("|")[1].strip() for row in rows] == [
+        f"mix · {turn}" for turn in ("short reply", "stands alone", "KEEP", "AMBIGUOUS", "RESOLVE")
+    ]  # the first turn makes no call of the library's own; naive has no extraction to hold to
+    assert "naive · " not in section
+    assert "- every class's answer ≤ plain's extraction: " in section
 
 
 def test_modes_are_chosen_on_the_command_line(latency):

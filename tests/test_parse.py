@@ -52,24 +52,23 @@ def test_the_checks_json_answer_carries_its_restatement_and_keywords_as_the_mode
     assert (short.decision, short.ll_raw, short.hl_raw) == ("keep", ["bureaux"], ["implantations"])
 
 
-def test_the_compact_answers_short_keys_are_read_and_a_name_may_be_a_candidates_number():
+def test_the_compact_answers_keys_are_read_and_a_name_may_be_a_candidates_number():
     """Issue 42: what a schema-held model writes; the number is resolved against the candidates later."""
-    assert parse_reference_answer('{"d":"RESOLVE","n":2,"ll":["retailers"],"hl":["customers"]}') == ReferenceAnswer(
-        decision="resolve", name="2", ll_raw=["retailers"], hl_raw=["customers"]
+    assert parse_reference_answer('{"decision":"RESOLVE","name":2,"themes":["customers"]}') == ReferenceAnswer(
+        decision="resolve", name="2", hl_raw=["customers"]
     )
-    assert parse_reference_answer('{"d": "KEEP", "n": 0}') == ReferenceAnswer(decision="keep")  # 0: no name
-    assert parse_reference_answer('{"d": "KEEP", "n": 1}') == ReferenceAnswer(decision="keep", name="1")
-    assert parse_reference_answer('{"d": "AMBIGUOUS", "q": "Lyon shops using Pulse POS"}') == ReferenceAnswer(
-        decision="ambiguous", restatement_raw="Lyon shops using Pulse POS"
+    assert parse_reference_answer('{"decision": "KEEP", "name": 0}') == ReferenceAnswer(decision="keep")  # 0: none
+    assert parse_reference_answer('{"decision": "KEEP", "terms": ["shops"], "themes": []}') == ReferenceAnswer(
+        decision="keep", ll_raw=["shops"], hl_raw=[]
     )
-    assert parse_reference_answer('{"d": "RESOLVE", "name": "慧仓储"}') == ReferenceAnswer(
-        decision="resolve", name="慧仓储"
+    assert parse_reference_answer('{"decision": "AMBIGUOUS", "query": "Lyon shops using Pulse POS"}') == (
+        ReferenceAnswer(decision="ambiguous", restatement_raw="Lyon shops using Pulse POS")
     )
-    for unreadable in ('{"d": "RESOLVE", "n": 0}', '{"d": "RESOLVE", "n": true}', '{"d": 1}', '{"n": 2}'):
+    for unreadable in ('{"decision": "RESOLVE", "name": 0}', '{"decision": "RESOLVE", "name": true}', '{"name": 2}'):
         assert parse_reference_answer(unreadable) is None, unreadable
-    assert parse_keyword_answer('{"q": "Pulse POS price", "ll": ["Pulse POS"], "hl": ["pricing"]}') == KeywordAnswer(
-        ll_raw=["Pulse POS"], hl_raw=["pricing"], query_raw="Pulse POS price"
-    )
+    assert parse_keyword_answer(
+        '{"query": "Pulse POS price", "terms": ["Pulse POS"], "themes": ["pricing"]}'
+    ) == KeywordAnswer(ll_raw=["Pulse POS"], hl_raw=["pricing"], query_raw="Pulse POS price")
 
 
 def test_the_checks_json_answer_is_read_inside_a_code_fence():

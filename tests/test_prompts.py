@@ -100,10 +100,10 @@ def test_the_keyword_prompt_asks_for_its_caps_as_json():
     prompt = keyword_prompt(_turn("Santé"), max_ll=4, max_hl=2, max_words=6)
     assert "JSON only" in prompt.system
     assert "at most 6 words" in prompt.system
-    assert '"ll" at most 3' in prompt.system and '"hl" at most 2' in prompt.system  # the answer's caps
+    assert '"terms" at most 2' in prompt.system and '"themes" at most 2' in prompt.system  # the answer's caps
     assert prompt.stop == ()  # a JSON answer may break its lines
     fewer = keyword_prompt(_turn("Santé"), max_ll=1, max_hl=1, max_words=6)
-    assert '"ll" at most 1' in fewer.system and '"hl" at most 1' in fewer.system  # within the configured caps
+    assert '"terms" at most 1' in fewer.system and '"themes" at most 1' in fewer.system  # within the configured caps
 
 
 # ---- what each prompt shows -----------------------------------------------------------------------
@@ -154,11 +154,15 @@ def test_each_prompt_asks_for_its_own_answer():
         assert check.system.startswith("You check whether a chat message")
         for decision in ("RESOLVE: <name>", "KEEP", "AMBIGUOUS"):
             assert decision in check.system
-    assert reference.system.endswith("and KEEP nothing more.")
-    assert with_keywords.system.endswith('"hl": at most 2 broader themes.')
+    assert reference.system.endswith('without a list, RESOLVE gives "name": "<the name, copied exactly>".')
+    assert with_keywords.system.endswith('"themes": at most 2 broader themes.')
     for check in (reference, with_keywords):
         shapes = check.system.split("Answer with JSON, the decision first: ", 1)[1]
-        assert shapes.index('{"d": "RESOLVE", "n"') < shapes.index('{"d": "KEEP", "n"') < shapes.index('"AMBIGUOUS"')
+        assert (
+            shapes.index('{"decision": "RESOLVE", "name"')
+            < shapes.index('{"decision": "KEEP"}')
+            < shapes.index('{"decision": "AMBIGUOUS", "query"')
+        )
     assert all("NONE" in prompt.system for prompt in (keyword, text))
 
 
@@ -172,19 +176,23 @@ def test_the_check_asks_for_keywords_only_in_graph_modes_with_the_configured_cap
     if mode == "naive":  # LightRAG's naive search extracts no keywords: nothing to replace
         assert "keywords" not in system
     else:
-        assert '"ll": at most 3' in system and '"hl": at most 2' in system
+        assert '"terms": at most 2' in system and '"themes": at most 2' in system
 
 
 def test_the_check_asks_for_a_restatement_after_ambiguous_only_unless_the_open_domain_profile_asks_it_of_resolve():
     plain = Resolver().reference_prompt(_turn("Is it free?")).system
     shapes = plain.split("Answer with JSON, the decision first: ", 1)[1]
-    assert shapes.count('"q": "<the message as a search query') == 1
-    assert shapes.index('"q"') > shapes.index('"AMBIGUOUS"')
+    assert shapes.count('"query": "<the message as a search query') == 1
+    assert shapes.index('"query"') > shapes.index('"AMBIGUOUS"')
     profile = tuned(fuse_standalone_question=True)  # its standalone question (§5.10) is a RESOLVE's restatement
     shapes = profile.reference_prompt(_turn("Is it free?")).system.split("the decision first: ", 1)[1]
-    assert shapes.count('"q": "<the message as a search query') == 2
-    assert shapes.index('"q"') < shapes.index('"KEEP"')
-    for decision, fields in (("RESOLVE", ["d", "n", "q"]), ("KEEP", ["d", "n"]), ("AMBIGUOUS", ["d", "q"])):
+    assert shapes.count('"query": "<the message as a search query') == 2
+    assert shapes.index('"query"') < shapes.index('"KEEP"')
+    for decision, fields in (
+        ("RESOLVE", ["decision", "name", "query"]),
+        ("KEEP", ["decision"]),
+        ("AMBIGUOUS", ["decision", "query"]),
+    ):
         assert _shape_of(profile.reference_schema(_turn("Is it free?", mode="naive")), decision)["required"] == fields
 
 
@@ -231,7 +239,7 @@ def test_every_user_prompt_shows_the_window_as_the_model_sees_it_and_ends_with_t
 
 def _shape_of(schema: dict, decision: str) -> dict:
     """The one object of a reference schema whose decision is ``decision``."""
-    (shape,) = [shape for shape in schema["anyOf"] if shape["properties"]["d"]["enum"] == [decision]]
+    (shape,) = [shape for shape in schema["anyOf"] if shape["properties"]["decision"]["enum"] == [decision]]
     return shape
 
 
@@ -239,10 +247,10 @@ def _shape_of(schema: dict, decision: str) -> dict:
 def test_the_keyword_schema_caps_each_list_at_the_answers_caps_within_the_configured_ones(max_ll, max_hl):
     schema = keyword_schema(max_ll=max_ll, max_hl=max_hl)
     assert schema["type"] == "object"
-    assert schema["required"] == ["q", "ll", "hl"] == list(schema["properties"])
+    assert schema["required"] == ["query", "terms", "themes"] == list(schema["properties"])
     properties = schema["properties"]
-    assert properties["q"] == {"type": "string", "maxLength": RESTATEMENT_MAX_CHARS}
-    for name, cap in (("ll", min(max_ll, ANSWER_MAX_LL)), ("hl", min(max_hl, ANSWER_MAX_HL))):
+    assert properties["query"] == {"type": "string", "maxLength": RESTATEMENT_MAX_CHARS}
+    for name, cap in (("terms", min(max_ll, ANSWER_MAX_LL)), ("themes", min(max_hl, ANSWER_MAX_HL))):
         assert properties[name] == {
             "type": "array",
             "items": {"type": "string", "maxLength": KEYWORD_MAX_CHARS},
@@ -252,33 +260,40 @@ def test_the_keyword_schema_caps_each_list_at_the_answers_caps_within_the_config
 
 def test_the_reference_schema_has_one_shape_a_decision_the_decision_first():
     schema = reference_schema(_turn("Is it free?"))
-    assert [shape["properties"]["d"] for shape in schema["anyOf"]] == [
+    assert [shape["properties"]["decision"] for shape in schema["anyOf"]] == [
         {"type": "string", "enum": [decision]} for decision in ("RESOLVE", "KEEP", "AMBIGUOUS")
     ]
     for shape in schema["anyOf"]:
         assert shape["type"] == "object" and shape["required"] == list(shape["properties"])
-        assert shape["required"][0] == "d"
-    # A name is a candidate's number; a KEEP may say which name it is about, or 0.
+        assert shape["required"][0] == "decision"
+    # A name is a candidate's number; a KEEP says nothing more.
     assert _shape_of(schema, "RESOLVE")["properties"] == {
-        "d": {"type": "string", "enum": ["RESOLVE"]},
-        "n": {"enum": [1, 2]},
+        "decision": {"type": "string", "enum": ["RESOLVE"]},
+        "name": {"enum": [1, 2]},
     }
-    assert _shape_of(schema, "KEEP")["properties"]["n"] == {"enum": [0, 1, 2]}
-    assert _shape_of(schema, "AMBIGUOUS")["properties"]["q"] == {"type": "string", "maxLength": RESTATEMENT_MAX_CHARS}
+    assert _shape_of(schema, "KEEP")["required"] == ["decision"]
+    assert _shape_of(schema, "AMBIGUOUS")["properties"]["query"] == {
+        "type": "string",
+        "maxLength": RESTATEMENT_MAX_CHARS,
+    }
     assert RESTATEMENT_MAX_CHARS == 64
     # No candidate found in code: RESOLVE writes the name, accepted only when the conversation said it (§5.3).
     bare = reference_schema(_turn("Is it free?", history=SHOPS[:1]))
     assert _shape_of(bare, "RESOLVE")["properties"]["name"] == {"type": "string", "maxLength": 60}
-    assert _shape_of(bare, "KEEP")["required"] == ["d"]
+    assert _shape_of(bare, "KEEP")["required"] == ["decision"]
 
 
 @given(keyword_caps, keyword_caps)
 def test_the_reference_schema_gives_every_shape_the_keyword_answers_lists_when_given_caps(max_ll, max_hl):
     schema = reference_schema(_turn("Is it free?"), keywords=(max_ll, max_hl))
     words = keyword_schema(max_ll=max_ll, max_hl=max_hl)["properties"]
-    for shape in schema["anyOf"]:
-        assert shape["required"][-2:] == ["ll", "hl"]
-        assert all(shape["properties"][name] == words[name] for name in ("ll", "hl"))
+    keep, ambiguous = _shape_of(schema, "KEEP"), _shape_of(schema, "AMBIGUOUS")
+    for shape in (keep, ambiguous):
+        assert shape["required"][-2:] == ["terms", "themes"]
+        assert all(shape["properties"][name] == words[name] for name in ("terms", "themes"))
+    # A RESOLVE writes its themes only: its name and the message's words are its terms (_decide.outcome).
+    assert _shape_of(schema, "RESOLVE")["required"] == ["decision", "name", "themes"]
+    assert _shape_of(schema, "RESOLVE")["properties"]["themes"] == words["themes"]
 
 
 @pytest.mark.parametrize("mode", ["naive", *GRAPH_MODES])
@@ -287,11 +302,15 @@ def test_the_resolvers_reference_schema_has_keyword_fields_only_in_graph_modes(m
         _turn("Is it free?", mode=mode)
     )
     if mode == "naive":
-        assert [shape["required"] for shape in schema["anyOf"]] == [["d", "n"], ["d", "n"], ["d", "q"]]
+        assert [shape["required"] for shape in schema["anyOf"]] == [
+            ["decision", "name"],
+            ["decision"],
+            ["decision", "query"],
+        ]
     else:
         assert schema == reference_schema(_turn("Is it free?", mode=mode), keywords=(4, 1))
-        assert _shape_of(schema, "KEEP")["properties"]["ll"]["maxItems"] == 3
-        assert _shape_of(schema, "KEEP")["properties"]["hl"]["maxItems"] == 1
+        assert _shape_of(schema, "KEEP")["properties"]["terms"]["maxItems"] == 2
+        assert _shape_of(schema, "KEEP")["properties"]["themes"]["maxItems"] == 1
 
 
 @given(st.lists(plain_or_hostile_text, max_size=3), company_names)
@@ -300,7 +319,6 @@ def test_the_reference_schemas_numbers_are_exactly_the_turns_candidates(texts, c
     schema = reference_schema(turn)
     count = len(turn.candidates.names)
     if count:
-        assert _shape_of(schema, "RESOLVE")["properties"]["n"] == {"enum": list(range(1, count + 1))}
-        assert _shape_of(schema, "KEEP")["properties"]["n"] == {"enum": list(range(count + 1))}
+        assert _shape_of(schema, "RESOLVE")["properties"]["name"] == {"enum": list(range(1, count + 1))}
     else:
         assert _shape_of(schema, "RESOLVE")["properties"]["name"]["maxLength"] == 60

@@ -127,8 +127,8 @@ def test_a_backend_that_decodes_under_a_schema_gets_the_schema():
     response_format = llm.calls[0].kwargs["response_format"]
     assert response_format["type"] == "json_schema"
     schema = response_format["json_schema"]["schema"]
-    assert schema["required"] == ["q", "ll", "hl"]  # the compact answer (issue 42)
-    assert schema["properties"]["ll"]["maxItems"] == 3  # the answer's cap, within the configured 5
+    assert schema["required"] == ["query", "terms", "themes"]  # the compact answer (issue 42)
+    assert schema["properties"]["terms"]["maxItems"] == 2  # the answer's cap, within the configured 5
     off = ScriptedLLM(replies={"keywords": keyword_json(["Offre Santé"], ["santé"])})
     run(Resolver(ResolverConfig(structured_output="off")).resolve(turn("Santé"), llm=off))
     assert off.calls[0].kwargs == {}

@@ -151,21 +151,15 @@ def _decision(
 def _named_by_answer(policy: Policy, turn: Turn, checked: Resolution, answer: ReferenceAnswer) -> Resolution:
     """A kept follow-up that points back, led by the one candidate its answer names and the message lacks (§5.3).
 
-    Asked for the search's needs in the same call, the small model often
-    answers KEEP for a message that points back while naming what it points
-    at elsewhere in the same answer: in ``name`` ("Do we have to pay for
-    it?" → KEEP, ``"name": "Kadoro Express"``), among its low-level keywords
-    ("Is there a monthly limit on it?" → KEEP, ``["SignaFlow", "monthly
-    limit"]``) or in its restatement (written from three of the sample's
-    references, an evaluation set). The name goes through the acceptance of any proposed name,
-    and only when exactly one candidate fits: the answer's name, keywords and
-    restatement together name one candidate the message lacks, and the
-    message points back (``Resolver.points_back``): in graph modes every
-    follow-up is checked, and one that names its own subject is never steered
-    by the history. An AMBIGUOUS answer is never led by one of the names it
-    found ambiguous (issue 40). Two narrower rules were measured and not kept
-    (docs/findings.md#where-the-call-is-free-the-model-decides): only the one
-    name in play, and naming each name in play.
+    The small model often answers KEEP for a message that points back while
+    naming what it points at elsewhere in the answer: in its terms ("Is there
+    a monthly limit on it?" → KEEP, ``["SignaFlow", "monthly limit"]``), or,
+    without a schema, in ``name`` or the restatement (written from three of
+    the sample's references, an evaluation set). Led only when exactly one
+    candidate fits and the message points back (``Resolver.points_back``), the
+    name accepted as any proposed name; an AMBIGUOUS answer is never led by
+    one of the names it found ambiguous (issue 40). Two narrower rules lost
+    (docs/findings.md#where-the-call-is-free-the-model-decides).
     """
     if checked.fallback_reason != "keep":
         return checked
@@ -235,13 +229,9 @@ def _with_keywords(policy: Policy, turn: Turn, checked: Resolution, answer: Refe
 
 
 def _low_level(turn: Turn, checked: Resolution, answer: ReferenceAnswer) -> object:
-    """The answer's low-level keywords; for a RESOLVE that gives none (the compact answer), the message's own words.
+    """The answer's low-level keywords; for a RESOLVE without any (issue 42), the message's first content words.
 
-    ``check_keywords`` puts the name first, so a resolved message's low-level
-    keywords are about what LightRAG's extraction of "<name> — <message>"
-    would give: the name and the message's first terms, as many as the answer
-    may give (issue 42: the model no longer retypes the name it gave as a
-    number).
+    ``check_keywords`` puts the name first: about what LightRAG's extraction of "<name> — <message>" gives.
     """
     if answer.ll_raw is not None or checked.entity is None:
         return answer.ll_raw

@@ -97,10 +97,8 @@ def parse_keyword_answer(output: str) -> KeywordAnswer | None:
 
 def _answer_name(value: Any) -> str | None:
     """A JSON answer's name: a string, or a candidate's number (``"2"``, read by ``Candidates.by_number``); 0 is none."""
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        return str(value) if value > 0 else None
+    if isinstance(value, int) and not isinstance(value, bool):
+        value = str(value) if value > 0 else ""
     return (value.strip() or None) if isinstance(value, str) else None
 
 

@@ -17,7 +17,6 @@ from .._turn.conversation import Turn
 __all__ = [
     "ANSWER_MAX_HL",
     "ANSWER_MAX_LL",
-    "KEYWORD_MAX_CHARS",
     "KEYWORD_MAX_TOKENS",
     "ONE_LINE",
     "REFERENCE_MAX_TOKENS",
@@ -47,23 +46,18 @@ class Prompt:
 
 ANSWER_MAX_LL = 2
 ANSWER_MAX_HL = 2
-"""The keyword lists' caps in the answer's schema (within the configured caps). Plain LightRAG's extraction, which
-the answer replaces, wrote at most 2 low-level keywords on 90% and at most 2 high-level ones on 81% of its answers
-(168 recorded on the sample and the multilingual set, evaluation runs of 2026-12-06, both evaluation sets); on a
-CPU every keyword the model writes costs its time (issue 42)."""
+"""The answer schema's list caps (within the configured ones): LightRAG's extraction, which the answer replaces, wrote
+at most 2 of each on 90% and 81% of its 168 answers recorded on the sample and multilingual evaluation sets."""
 
 KEYWORD_MAX_TOKENS = 64
 """The keyword answer's budget: the 8-word ``query`` and 2 + 2 keywords under their schema fit in about 40 tokens."""
 
 REFERENCE_MAX_TOKENS = 40
-"""The reference answer's budget without keywords: the decision and a number, or the decision and a 64-character
-restatement, as the schema's JSON; in graph modes ``KEYWORD_MAX_TOKENS`` more for the keywords."""
+"""The reference answer's budget without keywords (the decision and a number or a restatement); graph modes add
+``KEYWORD_MAX_TOKENS``."""
 
 RESTATEMENT_MAX_CHARS = 64
 """The restatement (``query``) under a schema: about the 8 words asked (``max_query_words``) that are kept."""
-
-KEYWORD_MAX_CHARS = 40
-"""One keyword under a schema: LightRAG's own extraction wrote at most 31 characters (median 7) on those answers."""
 
 ONE_LINE = ("\n",)
 """Where a one-line answer ends; the parsers read the first non-empty line only."""
@@ -118,22 +112,16 @@ def keyword_prompt(
 
 
 def _words(limit: int) -> dict[str, Any]:
-    return {"type": "array", "items": {"type": "string", "maxLength": KEYWORD_MAX_CHARS}, "maxItems": limit}
+    """A keyword list: LightRAG's extraction wrote keywords of at most 31 characters (median 7) on those answers."""
+    return {"type": "array", "items": {"type": "string", "maxLength": 40}, "maxItems": limit}
 
 
 def _keyword_lists(max_ll: int, max_hl: int) -> dict[str, Any]:
-    """The two keyword lists under short keys, capped at the answer's caps within the configured ones."""
     return {"terms": _words(min(max_ll, ANSWER_MAX_LL)), "themes": _words(min(max_hl, ANSWER_MAX_HL))}
 
 
 def keyword_schema(*, max_ll: int, max_hl: int) -> dict[str, Any]:
-    """The JSON schema of the keyword answer, for backends that decode under a schema (issue 42).
-
-    Keys of one token each and capped lists: on a CPU the answer's time is
-    what the model writes, so the schema, not the prompt's words, holds it to
-    about what LightRAG's own extraction writes (whose two keys take five
-    tokens each).
-    """
+    """The keyword answer's JSON schema: keys of one token, capped lists (issue 42: on a CPU, time is what is written)."""
     properties = {"query": {"type": "string", "maxLength": RESTATEMENT_MAX_CHARS}, **_keyword_lists(max_ll, max_hl)}
     return {"type": "object", "properties": properties, "required": list(properties)}
 
@@ -162,21 +150,14 @@ def reference_prompt(
     keywords: tuple[int, int] | None = None,
     always_restate: bool = False,
 ) -> Prompt:
-    """The one call a longer follow-up costs (contract §5.3, §5.9, §7): the check, and what the search needs.
+    """The one call a longer follow-up costs (contract §5.3, §5.4, §5.9, §7): the check, and what the search needs.
 
-    The decision is asked as it was when it was the call's only question (the
-    same instructions and examples, measured on both datasets); what the
-    search needs is asked after it: examples of keywords were copied into
-    answers, and asking for them before the decision made the model keep
-    messages it used to resolve (docs/findings.md). The answer is compact
-    (issue 42), one shape a decision, the decision first: RESOLVE gives the
-    number of a listed name, KEEP nothing more, AMBIGUOUS the message
-    restated as a search query (``query``, §5.9); in graph modes
-    (``keywords`` = the low- and high-level caps) each adds the keywords
-    LightRAG would otherwise extract in a call of its own (``terms``,
-    ``themes``), a RESOLVE its themes only: its name and the message's own
-    words are its terms. ``always_restate`` (the open-domain profile,
-    §5.10) asks a RESOLVE for ``query`` too: its standalone question.
+    The decision is asked with the one-line check's instructions and examples
+    (keyword examples were copied into answers, and keywords asked before the
+    decision made the model keep messages it used to resolve: docs/findings.md),
+    then its compact answer, one shape a decision (``reference_schema``);
+    ``keywords`` (the low- and high-level caps) in graph modes. The open-domain
+    profile (``always_restate``, §5.10) asks a RESOLVE for its ``query`` too.
     """
     restatement = (
         f'"query": "<the message as a search query of at most {max_words} words that names what it refers to '
@@ -223,15 +204,13 @@ def _shape(decision: str, fields: dict[str, Any]) -> dict[str, Any]:
 def reference_schema(
     turn: Turn, *, keywords: tuple[int, int] | None = None, always_restate: bool = False
 ) -> dict[str, Any]:
-    """The JSON schema of the reference answer: one small object a decision (``anyOf``), the decision first.
+    """The reference answer's JSON schema: one object a decision (``anyOf``), the decision first (issue 42).
 
-    A grammar built from it ends the answer when the decision needs nothing
-    more: KEEP in ``naive`` writes about 8 tokens, a RESOLVE in graph modes
-    its themes only (its name and the message's words stand in for its
-    terms, ``_decide.outcome``). A name is a candidate's number; with no
-    candidates, RESOLVE writes the name, which the code accepts only when the
-    conversation said it verbatim (the heuristics miss names, e.g. a Chinese
-    one without spaces).
+    A grammar ends the answer when the decision needs nothing more: KEEP gives
+    its keywords only, RESOLVE a candidate's number and its themes (its name
+    and the message's words are its terms), AMBIGUOUS its restatement. With no
+    candidates RESOLVE writes the name, accepted only when the conversation
+    said it (the heuristics miss names, e.g. a Chinese one without spaces).
     """
     restatement = {"type": "string", "maxLength": RESTATEMENT_MAX_CHARS}
     lists = _keyword_lists(*keywords) if keywords is not None else {}

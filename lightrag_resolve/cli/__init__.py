@@ -30,7 +30,9 @@ def _commands() -> dict[str, ModuleType]:
 
 def build_parser() -> argparse.ArgumentParser:
     """The parser with every discovered sub-command."""
-    parser = argparse.ArgumentParser(prog="lightrag-resolve", description="Conversation-aware retrieval for LightRAG.")
+    parser = argparse.ArgumentParser(
+        prog="lightrag-resolve", description="Conversation-aware retrieval for LightRAG."
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, module in _commands().items():
         command = sub.add_parser(name, help=module.HELP, description=module.HELP)

@@ -23,18 +23,14 @@ ARMS = ("raw", "resolve", "prose", "anythingllm", "oracle")
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Dataset, arms, runs, judge, models and output."""
     data = parser.add_argument_group("dataset")
-    data.add_argument(
-        "dataset", nargs="?", type=Path, help="folder with items.jsonl (or turns.jsonl) and kb.json (or passages.jsonl)"
-    )
+    data.add_argument("dataset", nargs="?", type=Path,
+                      help="folder with items.jsonl (or turns.jsonl) and kb.json (or passages.jsonl)")
     data.add_argument("--items", type=Path, help="items file (overrides the folder's)")
     kb = data.add_mutually_exclusive_group()
     kb.add_argument("--kb", type=Path, help="LightRAG custom-KG JSON (overrides the folder's)")
     kb.add_argument("--passages", type=Path, help="passages JSON Lines, one document a line")
-    data.add_argument(
-        "--mode",
-        choices=("naive", "local", "global", "hybrid", "mix"),
-        help="default LightRAG mode (default: mix for kb.json, naive for passages); an item's own wins",
-    )
+    data.add_argument("--mode", choices=("naive", "local", "global", "hybrid", "mix"),
+                      help="default LightRAG mode (default: mix for kb.json, naive for passages); an item's own wins")
     data.add_argument("--limit", type=int, help="evaluate a seeded sample of this many items")
     measure = parser.add_argument_group("measurement")
     measure.add_argument("--arms", default=",".join(ARMS), help=f"comma-separated arms (default: {','.join(ARMS)})")
@@ -44,27 +40,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     measure.add_argument("--top-k", type=int, help="LightRAG top_k (default: LightRAG's)")
     measure.add_argument("--chunk-top-k", type=int, help="LightRAG chunk_top_k (default: LightRAG's)")
     measure.add_argument("--seed", type=int, default=0, help="seed of the sample and the bootstrap (default: 0)")
-    measure.add_argument(
-        "--resolver-timeout",
-        type=float,
-        metavar="SECONDS",
-        help="the resolve arm's timeout for a short reply's resolution (default: the library's, 10)",
-    )
-    measure.add_argument(
-        "--reference-timeout",
-        type=float,
-        metavar="SECONDS",
-        help="the resolve arm's timeout for the reference check (default: the library's, 2); "
-        "raise both for a model on a CPU",
-    )
-    measure.add_argument(
-        "--resolver-setting",
-        action="append",
-        default=[],
-        metavar="NAME=VALUE",
-        help="another ResolverConfig knob for the resolve arm, e.g. history_messages=4 "
-        "(repeatable; the results header records it)",
-    )
+    measure.add_argument("--resolver-timeout", type=float, metavar="SECONDS",
+                         help="the resolve arm's timeout for a short reply's resolution (default: the library's, 10)")
+    measure.add_argument("--reference-timeout", type=float, metavar="SECONDS",
+                         help="the resolve arm's timeout for the reference check (default: the library's, 2); "
+                              "raise both for a model on a CPU")
+    measure.add_argument("--resolver-setting", action="append", default=[], metavar="NAME=VALUE",
+                         help="another ResolverConfig knob for the resolve arm, e.g. history_messages=4 "
+                              "(repeatable; the results header records it)")
     add_answer_arguments(measure)
     models = parser.add_argument_group("models")
     models.add_argument("--llm", default="local", help="'local' (default) or 'openai:<model>'")
@@ -100,15 +83,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         config = evaluation.EvalConfig(
             arms=tuple(name.strip() for name in args.arms.split(",") if name.strip()),
-            runs=args.runs,
-            judge=args.judge,
-            k=args.k,
-            top_k=args.top_k,
-            chunk_top_k=args.chunk_top_k,
-            limit=args.limit,
-            seed=args.seed,
-            resolver=_resolver_template(args),
-            tuning=_tuning(args),
+            runs=args.runs, judge=args.judge, k=args.k, top_k=args.top_k, chunk_top_k=args.chunk_top_k,
+            limit=args.limit, seed=args.seed, resolver=_resolver_template(args), tuning=_tuning(args),
             answers=answer_settings(args),
         )
         dataset = evaluation.load_dataset(
@@ -126,16 +102,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         outcome = asyncio.run(
             evaluation.run_eval(
-                dataset,
-                llm=models.llm,
-                embedding=models.embedding,
-                tokenizer=models.tokenizer,
-                out_dir=args.out,
+                dataset, llm=models.llm, embedding=models.embedding, tokenizer=models.tokenizer, out_dir=args.out,
                 llm_name=models.llm_name,
-                config=config,
-                judge_llm=judge_llm,
-                judge_model=args.judge_model,
-                fresh=args.fresh,
+                config=config, judge_llm=judge_llm, judge_model=args.judge_model, fresh=args.fresh,
                 progress=not args.no_progress,
             )
         )
@@ -154,32 +123,15 @@ def run(args: argparse.Namespace) -> int:
 
 def add_answer_arguments(group: Any) -> None:
     """``--answers`` and its budget, on a parser or argument group (``benchmarks/eval_report.py`` shares them)."""
-    group.add_argument(
-        "--answers",
-        action="store_true",
-        help="also answer each turn of an item with must_contain (LightRAG's aquery_llm) and judge "
-        "whether the answer contains the needed fact",
-    )
-    group.add_argument(
-        "--answer-classes",
-        default="all",
-        metavar="CLASSES",
-        help="with --answers: the comma-separated turn classes to answer (default: all)",
-    )
-    group.add_argument(
-        "--answer-tokens",
-        type=int,
-        default=160,
-        metavar="N",
-        help="with --answers: most tokens an answer may have (default: 160)",
-    )
-    group.add_argument(
-        "--answer-context-tokens",
-        type=int,
-        default=2000,
-        metavar="N",
-        help="with --answers: LightRAG's max_total_tokens for the answer prompt (default: 2000)",
-    )
+    group.add_argument("--answers", action="store_true",
+                       help="also answer each turn of an item with must_contain (LightRAG's aquery_llm) and judge "
+                            "whether the answer contains the needed fact")
+    group.add_argument("--answer-classes", default="all", metavar="CLASSES",
+                       help="with --answers: the comma-separated turn classes to answer (default: all)")
+    group.add_argument("--answer-tokens", type=int, default=160, metavar="N",
+                       help="with --answers: most tokens an answer may have (default: 160)")
+    group.add_argument("--answer-context-tokens", type=int, default=2000, metavar="N",
+                       help="with --answers: LightRAG's max_total_tokens for the answer prompt (default: 2000)")
 
 
 def answer_settings(args: argparse.Namespace) -> Any:
@@ -192,9 +144,8 @@ def answer_settings(args: argparse.Namespace) -> Any:
         return None
     from lightrag_resolve.eval import AnswerSettings
 
-    return AnswerSettings.for_classes(
-        args.answer_classes, max_tokens=args.answer_tokens, max_total_tokens=args.answer_context_tokens
-    )
+    return AnswerSettings.for_classes(args.answer_classes, max_tokens=args.answer_tokens,
+                                      max_total_tokens=args.answer_context_tokens)
 
 
 def _timeouts_line(template: Any) -> str:
@@ -202,10 +153,8 @@ def _timeouts_line(template: Any) -> str:
 
     resolver = template if template is not None else ResolverConfig()
     origin = "" if template is not None else " (the library's defaults; see --resolver-timeout)"
-    return (
-        f"resolver timeouts: {resolver.timeout:g} s (short replies), "
-        f"{resolver.reference_timeout:g} s (reference check){origin}"
-    )
+    return (f"resolver timeouts: {resolver.timeout:g} s (short replies), "
+            f"{resolver.reference_timeout:g} s (reference check){origin}")
 
 
 def _resolver_template(args: argparse.Namespace) -> Any:

@@ -44,9 +44,7 @@ class _Progress:
             return
         self.done = min(self.total, self.done + count)
         filled = int(30 * self.done / max(self.total, 1))
-        self.stream.write(
-            f"\r  embedding the sample graph [{'#' * filled}{'.' * (30 - filled)}] {self.done}/{self.total}"
-        )
+        self.stream.write(f"\r  embedding the sample graph [{'#' * filled}{'.' * (30 - filled)}] {self.done}/{self.total}")
         self.stream.flush()
         if self.done >= self.total:
             self.stream.write("\n")

@@ -137,7 +137,9 @@ class AnythingLLMRewriter:
         """The conversation, the latest message, and the cue for the answer."""
         return f"Conversation:\n{history_text}\n\nLatest message: {query}\n\nRewritten query:"
 
-    async def rewrite(self, query: str, history: Sequence[Mapping[str, str]], llm: LLMFunc) -> Rewrite:
+    async def rewrite(
+        self, query: str, history: Sequence[Mapping[str, str]], llm: LLMFunc
+    ) -> Rewrite:
         """The text the PR would search with for this turn; never raises because of the model."""
         if not history:
             return Rewrite(text=query, outcome="first_turn")

@@ -19,17 +19,8 @@ from ._anythingllm import AnythingLLMRewriter
 from ._items import Item
 from ._prose import CondenseRewriter
 
-__all__ = [
-    "ARM_NAMES",
-    "AnythingLLMArm",
-    "Arm",
-    "OracleArm",
-    "ProseArm",
-    "RawArm",
-    "ResolveArm",
-    "SearchPlan",
-    "build_arms",
-]
+__all__ = ["ARM_NAMES", "AnythingLLMArm", "Arm", "OracleArm", "ProseArm", "RawArm", "ResolveArm", "SearchPlan", "build_arms"]
+
 
 
 @dataclass(frozen=True, kw_only=True)

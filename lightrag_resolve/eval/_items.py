@@ -33,19 +33,8 @@ DECISIONS = frozenset({"resolve", "keep", "ambiguous"})
 
 _ROLES = frozenset({"user", "assistant"})
 _KNOWN = frozenset(
-    {
-        "id",
-        "lang",
-        "company_name",
-        "mode",
-        "history",
-        "query",
-        "turn_class",
-        "relevant",
-        "must_contain",
-        "rewrite",
-        "expect",
-    }
+    {"id", "lang", "company_name", "mode", "history", "query", "turn_class", "relevant",
+     "must_contain", "rewrite", "expect"}
 )
 
 

@@ -160,10 +160,9 @@ class GoldJudge:
 
 def sufficiency_prompt(item: Item, data: Mapping[str, Any], *, max_context_chars: int) -> str:
     """The judge's user prompt: the same framing for every arm, only the context varies."""
-    conversation = (
-        "\n".join(f"{'User' if m['role'] == 'user' else 'Assistant'}: {m['content']}" for m in item.history)
-        or "(no earlier message)"
-    )
+    conversation = "\n".join(
+        f"{'User' if m['role'] == 'user' else 'Assistant'}: {m['content']}" for m in item.history
+    ) or "(no earlier message)"
     context = context_text(data)[:max_context_chars] or "(nothing was retrieved)"
     return (
         f"Conversation:\n{conversation}\n\nLast message: {item.query}\n\nRetrieved context:\n{context}\n\n"

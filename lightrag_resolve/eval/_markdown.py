@@ -92,12 +92,7 @@ def _first_k(summary: Summary) -> list[str]:
 
 
 def _outcomes(summary: Summary) -> list[str]:
-    lines = [
-        "## What the rewriting arms did (all turns)",
-        "",
-        "| arm | outcomes (count of turns × runs) |",
-        "|---|---|",
-    ]
+    lines = ["## What the rewriting arms did (all turns)", "", "| arm | outcomes (count of turns × runs) |", "|---|---|"]
     for row in summary.rows:
         if row.turn_class == ALL_CLASSES and row.arm not in {"raw", "oracle"}:
             shown = ", ".join(f"{name} {count}" for name, count in sorted(row.outcomes.items()))
@@ -124,12 +119,10 @@ def _answer_settings(header: Mapping[str, Any]) -> str:
     answers = header.get("answers")
     if not isinstance(answers, Mapping):
         return "settings not recorded"
-    return (
-        f"LightRAG `max_total_tokens` {answers.get('max_total_tokens')}, `max_entity_tokens` "
-        f"{answers.get('max_entity_tokens')}, `max_relation_tokens` {answers.get('max_relation_tokens')}, "
-        f"`top_k` {answers.get('top_k')}, `chunk_top_k` {answers.get('chunk_top_k')}; answers of at most "
-        f"{answers.get('max_tokens')} tokens (the query role's `max_tokens`)"
-    )
+    return (f"LightRAG `max_total_tokens` {answers.get('max_total_tokens')}, `max_entity_tokens` "
+            f"{answers.get('max_entity_tokens')}, `max_relation_tokens` {answers.get('max_relation_tokens')}, "
+            f"`top_k` {answers.get('top_k')}, `chunk_top_k` {answers.get('chunk_top_k')}; answers of at most "
+            f"{answers.get('max_tokens')} tokens (the query role's `max_tokens`)")
 
 
 def _answers(summary: Summary, header: Mapping[str, Any]) -> list[str]:
@@ -188,23 +181,11 @@ def render_markdown(summary: Summary, header: Mapping[str, Any], *, missing: int
         f"- knowledge base: `{header.get('kb_kind')}`, default mode `{settings.get('default_mode')}`, "
         f"recall cut-off k={settings.get('k')}",
         *_resolver_line(settings),
-        *(
-            [
-                "- model calls are replayed: each distinct call is answered once, so with a deterministic model "
-                "every run after the first repeats it (the runs are not independent samples), and replayed "
-                "calls cost no model time"
-            ]
-            if (header.get("config") or {}).get("replay")
-            else []
-        ),
-        *(
-            [
-                f"- **partial**: {missing} item × arm × run turns were not run; rows cover the turns recorded "
-                "(an item's hit rate is over the runs it has)"
-            ]
-            if missing
-            else []
-        ),
+        *(["- model calls are replayed: each distinct call is answered once, so with a deterministic model "
+           "every run after the first repeats it (the runs are not independent samples), and replayed "
+           "calls cost no model time"] if (header.get("config") or {}).get("replay") else []),
+        *([f"- **partial**: {missing} item × arm × run turns were not run; rows cover the turns recorded "
+           "(an item's hit rate is over the runs it has)"] if missing else []),
         "",
         "Hit rate: the mean over items of each item's hit rate over the runs (in brackets: the lowest and "
         "highest single-run hit rate). Δ vs raw: the mean paired difference in hit rate, with a seeded "

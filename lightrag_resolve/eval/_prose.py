@@ -55,7 +55,9 @@ class CondenseRewriter:
 
     history_messages: int | None = None
 
-    async def rewrite(self, query: str, history: Sequence[Mapping[str, str]], llm: LLMFunc) -> Condensed:
+    async def rewrite(
+        self, query: str, history: Sequence[Mapping[str, str]], llm: LLMFunc
+    ) -> Condensed:
         """The standalone question to search with; never raises because of the model."""
         if not history:
             return Condensed(text=query, outcome="first_turn")

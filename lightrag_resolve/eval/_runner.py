@@ -39,6 +39,7 @@ from ._summary import Summary, summarize
 __all__ = ["EvalConfig", "EvalOutcome", "resolver_overrides", "run_eval", "select_items"]
 
 
+
 @dataclass(frozen=True, kw_only=True)
 class EvalConfig:
     """What to measure and how. ``top_k``/``chunk_top_k`` of ``None`` keep LightRAG's defaults.
@@ -116,16 +117,12 @@ def resolver_settings(resolver: ResolverConfig | None, tuning: ResolverTuning | 
     settings = {
         spec.name: getattr(config, spec.name)
         for spec in fields(config)
-        if spec.name != "company_name"
-        and isinstance(getattr(config, spec.name), (bool, int, float))
+        if spec.name != "company_name" and isinstance(getattr(config, spec.name), (bool, int, float))
         and spec.name not in {"capture_content"}
     }
     tuned = tuning if tuning is not None else Experiment()
     defaults = Experiment()  # a plain ResolverTuning records the alternatives' defaults
-    return {
-        **settings,
-        **{spec.name: getattr(tuned, spec.name, getattr(defaults, spec.name)) for spec in fields(Experiment)},
-    }
+    return {**settings, **{spec.name: getattr(tuned, spec.name, getattr(defaults, spec.name)) for spec in fields(Experiment)}}
 
 
 def split_settings(settings: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -149,9 +146,8 @@ def resolver_overrides(pairs: Sequence[str]) -> dict[str, Any]:
         name, sep, text = pair.partition("=")
         name, text = name.strip(), text.strip()
         if not sep or name not in knobs:
-            raise ValueError(
-                f"a resolver setting takes NAME=VALUE with NAME one of {', '.join(sorted(knobs))}, got {pair!r}"
-            )
+            raise ValueError(f"a resolver setting takes NAME=VALUE with NAME one of {', '.join(sorted(knobs))}, "
+                             f"got {pair!r}")
         kind = knobs[name]
         try:
             if kind is bool:
@@ -276,11 +272,7 @@ async def _answer(
     started = time.perf_counter()
     with context.llm.charging(usage):
         outcome: AnswerOutcome = await write_answer(
-            rag,
-            item,
-            text=plan.text,
-            param=settings.param(_param(context, item)),
-            resolve=plan.resolve,
+            rag, item, text=plan.text, param=settings.param(_param(context, item)), resolve=plan.resolve,
             resolution=resolution,
         )
     return {
@@ -343,24 +335,16 @@ async def run_eval(
     answering = ReplayLLM(llm, path=out / "llm-replay.jsonl") if config.replay else llm
     metered = MeteredLLM(answering, tokenizer)
     metered.model_name = llm_name or metered.model_name
-    gold = GoldJudge(
-        documents_by_content=dataset.kb.documents_by_content(), document_ids=dataset.kb.document_ids, k=config.k
-    )
+    gold = GoldJudge(documents_by_content=dataset.kb.documents_by_content(), document_ids=dataset.kb.document_ids, k=config.k)
     judge: Judge = gold
     if config.judge == "llm":
         if judge_llm is None:
             raise ValueError("the llm judge needs judge_llm")
         judge = LLMJudge(llm=judge_llm, gold_judge=gold)
-    settings = {
-        "default_mode": dataset.default_mode,
-        "k": config.k,
-        "top_k": config.top_k,
-        "chunk_top_k": config.chunk_top_k,
-        "resolver": resolver_settings(config.resolver, config.tuning),
-    }
-    config_record = {
-        name: value for name, value in asdict(_without_resolver(config)).items() if name not in {"resolver", "tuning"}
-    }
+    settings = {"default_mode": dataset.default_mode, "k": config.k, "top_k": config.top_k,
+                "chunk_top_k": config.chunk_top_k, "resolver": resolver_settings(config.resolver, config.tuning)}
+    config_record = {name: value for name, value in asdict(_without_resolver(config)).items()
+                     if name not in {"resolver", "tuning"}}
     answers = config.answers
     header = {
         "dataset_name": dataset.name,
@@ -376,14 +360,10 @@ async def run_eval(
         "config": {**config_record, "arms": [arm.name for arm in arms]},
     }
     store = ResultsStore.open(out / "results.json", header, fresh=fresh, resolver_defaults=resolver_settings(None))
-    todo = [
-        (run, item, arm)
-        for run in range(config.runs)
-        for item in items
-        for arm in arms
-        if arm.applies_to(item) and not _done(store, item, arm.name, run, answers)
-    ]
-    skipped = sum(1 for run in range(config.runs) for item in items for arm in arms if arm.applies_to(item)) - len(todo)
+    todo = [(run, item, arm) for run in range(config.runs) for item in items for arm in arms
+            if arm.applies_to(item) and not _done(store, item, arm.name, run, answers)]
+    skipped = sum(1 for run in range(config.runs) for item in items for arm in arms
+                  if arm.applies_to(item)) - len(todo)
     missing = len(todo) if report_only else 0
     if report_only:
         todo = []
@@ -391,17 +371,9 @@ async def run_eval(
         kwargs = dict(lightrag_kwargs or {})
         if answers is not None:
             kwargs.setdefault("role_llm_configs", answers.role_llm_configs())
-        session = KnowledgeSession(
-            dataset.kb,
-            working_dir=out / "lightrag",
-            llm=metered,
-            embedding=embedding,
-            tokenizer=tokenizer,
-            workspace=workspace,
-            lightrag_kwargs=kwargs,
-            resolver=config.resolver,
-            tuning=config.tuning,
-        )
+        session = KnowledgeSession(dataset.kb, working_dir=out / "lightrag", llm=metered, embedding=embedding,
+                                   tokenizer=tokenizer, workspace=workspace, lightrag_kwargs=kwargs,
+                                   resolver=config.resolver, tuning=config.tuning)
         context = _Context(dataset=dataset, config=config, session=session, llm=metered, judge=judge)
         bar = _progress(len(todo), progress, dataset.name)
         try:
@@ -417,26 +389,10 @@ async def run_eval(
             await session.close()
     store.save()
     records = tuple(store.records.values())
-    summary = summarize(
-        records,
-        items,
-        [arm.name for arm in arms],
-        runs=config.runs,
-        confidence=config.confidence,
-        resamples=config.resamples,
-        seed=config.seed,
-        k=config.k,
-    )
+    summary = summarize(records, items, [arm.name for arm in arms], runs=config.runs,
+                        confidence=config.confidence, resamples=config.resamples, seed=config.seed, k=config.k)
     report_path = out / "report.md"
     report_path.write_text(render_markdown(summary, store.header, missing=missing), encoding="utf-8")
     chart_path = render_chart(summary, out / "chart.png", title=f"{dataset.name}: hit rate per arm and turn class")
-    return EvalOutcome(
-        summary=summary,
-        records=records,
-        report_path=report_path,
-        results_path=out / "results.json",
-        chart_path=chart_path,
-        ran=len(todo),
-        skipped=skipped,
-        missing=missing,
-    )
+    return EvalOutcome(summary=summary, records=records, report_path=report_path, results_path=out / "results.json",
+                       chart_path=chart_path, ran=len(todo), skipped=skipped, missing=missing)

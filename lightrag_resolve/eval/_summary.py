@@ -142,14 +142,8 @@ def _rate(values: Iterable[bool | None]) -> float | None:
 
 
 def _scored(
-    records: Sequence[Record],
-    score: Callable[[Record], float],
-    raw: dict[str, float] | None,
-    *,
-    runs: int,
-    confidence: float,
-    resamples: int,
-    seed: int,
+    records: Sequence[Record], score: Callable[[Record], float], raw: dict[str, float] | None, *,
+    runs: int, confidence: float, resamples: int, seed: int,
 ) -> tuple[dict[str, float], dict[str, Any]]:
     """Each item's mean ``score``, and the row's hit rate, per-run rates and paired comparison with ``raw``."""
     scores = _item_scores(records, score)
@@ -158,11 +152,8 @@ def _scored(
     if raw is not None:
         paired = sorted(item for item in scores if item in raw)
         comparison = compare_paired(
-            [scores[item] for item in paired],
-            [raw[item] for item in paired],
-            confidence=confidence,
-            resamples=resamples,
-            seed=seed,
+            [scores[item] for item in paired], [raw[item] for item in paired],
+            confidence=confidence, resamples=resamples, seed=seed,
         )
     return scores, {
         "hit_rate": fmean(scores.values()) if scores else float("nan"),
@@ -172,15 +163,8 @@ def _scored(
 
 
 def _answer_row(
-    arm: str,
-    turn_class: str,
-    records: Sequence[Record],
-    raw: dict[str, float] | None,
-    *,
-    runs: int,
-    confidence: float,
-    resamples: int,
-    seed: int,
+    arm: str, turn_class: str, records: Sequence[Record], raw: dict[str, float] | None, *,
+    runs: int, confidence: float, resamples: int, seed: int,
 ) -> AnswerRow:
     scores, rates = _scored(
         records, _answer_score, raw, runs=runs, confidence=confidence, resamples=resamples, seed=seed
@@ -199,15 +183,8 @@ def _answer_row(
 
 
 def _arm_row(
-    arm: str,
-    turn_class: str,
-    records: Sequence[Record],
-    raw: dict[str, float] | None,
-    *,
-    runs: int,
-    confidence: float,
-    resamples: int,
-    seed: int,
+    arm: str, turn_class: str, records: Sequence[Record], raw: dict[str, float] | None, *,
+    runs: int, confidence: float, resamples: int, seed: int,
 ) -> ArmRow:
     scores, rates = _scored(records, _score, raw, runs=runs, confidence=confidence, resamples=resamples, seed=seed)
     return ArmRow(
@@ -277,45 +254,18 @@ def summarize(
             if not arm_records:
                 continue
             baseline = None if arm == "raw" else raw_scores
-            rows.append(
-                _arm_row(
-                    arm,
-                    turn_class,
-                    arm_records,
-                    baseline,
-                    runs=runs,
-                    confidence=confidence,
-                    resamples=resamples,
-                    seed=seed,
-                )
-            )
+            rows.append(_arm_row(arm, turn_class, arm_records, baseline, runs=runs,
+                                 confidence=confidence, resamples=resamples, seed=seed))
             top = first_k_row(arm, turn_class, arm_records, raw_records, relevant, k)
             if top is not None:
                 first_k.append(top)
             answered = [r for r in arm_records if r.answered]
             if answered:
-                answers.append(
-                    _answer_row(
-                        arm,
-                        turn_class,
-                        answered,
-                        None if arm == "raw" else raw_answers,
-                        runs=runs,
-                        confidence=confidence,
-                        resamples=resamples,
-                        seed=seed,
-                    )
-                )
+                answers.append(_answer_row(arm, turn_class, answered, None if arm == "raw" else raw_answers,
+                                           runs=runs, confidence=confidence, resamples=resamples, seed=seed))
         decision = _decision_row(turn_class, in_class, by_id)
         if decision is not None:
             decisions.append(decision)
-    return Summary(
-        arms=tuple(arms),
-        turn_classes=classes,
-        runs=runs,
-        rows=tuple(rows),
-        decisions=tuple(decisions),
-        confidence=confidence,
-        answers=tuple(answers),
-        first_k=tuple(first_k),
-    )
+    return Summary(arms=tuple(arms), turn_classes=classes, runs=runs, rows=tuple(rows),
+                   decisions=tuple(decisions), confidence=confidence, answers=tuple(answers),
+                   first_k=tuple(first_k))

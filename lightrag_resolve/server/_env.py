@@ -25,10 +25,7 @@ from ..openai_compat import openai_llm
 
 __all__ = ["ENV_VARIABLES", "ResolverEnvError", "resolver_config_from_env"]
 
-_ENDPOINTS = {
-    "llm_func": ("RESOLVER_LLM", "model_name"),
-    "reference_llm_func": ("RESOLVER_REFERENCE_LLM", "reference_model_name"),
-}
+_ENDPOINTS = {"llm_func": ("RESOLVER_LLM", "model_name"), "reference_llm_func": ("RESOLVER_REFERENCE_LLM", "reference_model_name")}
 _ENDPOINT_PARTS = ("BASE_URL", "MODEL", "API_KEY")
 _FIELDS = {spec.metadata["env"]: spec for spec in dataclass_fields(ResolverConfig) if spec.metadata.get("env")}
 """The variable of each configurable field, from the field's metadata; the endpoints' are their prefixes."""

@@ -166,9 +166,9 @@ def test_end_to_end_against_an_openai_compatible_server(tmp_path, capsys, monkey
     schema = request["body"]["response_format"]["json_schema"]["schema"]
     # The compact answer (issue 42): one shape a decision, each with the keywords of a graph mode.
     assert [shape["required"] for shape in schema["anyOf"]] == [
-        ["d", "n", "ll", "hl"],
-        ["d", "n", "ll", "hl"],
-        ["d", "q", "ll", "hl"],
+        ["decision", "name", "themes"],
+        ["decision", "terms", "themes"],
+        ["decision", "query", "terms", "themes"],
     ]
 
 
