@@ -149,19 +149,21 @@ def _decision(
 
 
 def _named_by_answer(policy: Policy, turn: Turn, checked: Resolution, answer: ReferenceAnswer) -> Resolution:
-    """A kept follow-up that points back, led by the one candidate its answer names and the message lacks (§5.3).
+    """A kept or ambiguous follow-up that points back, led by the one candidate its answer names (§5.3).
 
-    The small model often answers KEEP for a message that points back while
-    naming what it points at elsewhere in the answer: in its terms ("Is there
-    a monthly limit on it?" → KEEP, ``["SignaFlow", "monthly limit"]``), or,
-    without a schema, in ``name`` or the restatement (written from three of
-    the sample's references, an evaluation set). Led only when exactly one
-    candidate fits and the message points back (``Resolver.points_back``), the
-    name accepted as any proposed name; an AMBIGUOUS answer is never led by
-    one of the names it found ambiguous (issue 40). Two narrower rules lost
+    The small model often answers KEEP or AMBIGUOUS for a message that points
+    back while naming what it points at elsewhere in the answer: in its terms
+    ("Is there a monthly limit on it?" → KEEP, ``["SignaFlow", "monthly
+    limit"]``), its restatement (→ AMBIGUOUS, "Is there a monthly limit on
+    SignaFlow?", under the compact schema, issue 42) or, without a schema, its
+    ``name`` (written from the sample's references, an evaluation set). Led
+    only when exactly one candidate fits, the answer's name, terms and
+    restatement together, and the message points back (``Resolver.points_back``);
+    an answer naming two ("How much does it cost?" → ``["Kadoro", "Magazio"]``)
+    or none keeps the message (issue 40). Two narrower rules lost
     (docs/findings.md#where-the-call-is-free-the-model-decides).
     """
-    if checked.fallback_reason != "keep":
+    if checked.fallback_reason not in ("keep", "ambiguous"):
         return checked
     names = _answer_mentions(policy, turn, answer)
     if len(names) != 1 or not override_answer(policy.points_back, turn, on_error=False, then="the kept message stays"):
