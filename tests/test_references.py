@@ -391,22 +391,31 @@ async def test_a_restated_follow_up_costs_one_model_call_on_a_real_lightrag(make
 
 
 @pytest.mark.parametrize("mode", ["naive", "mix"])
-async def test_an_ambiguous_check_is_not_led_by_the_one_name_its_restatement_picks_on_a_real_lightrag(make_rag, mode):
-    # Issue 40: "How much does it cost?" after two products was led by one of them and lost the other's page.
-    picked = "Lyon shops using Orbit CRM"
-    llm, resolution = await restated_on_a_real_lightrag(make_rag, mode, picked)
-    assert resolution["query"] == ASK and resolution["restatement"] is None
-    assert resolution["decision"] == "ambiguous" and resolution["entity"] is None
+async def test_an_ambiguous_check_whose_answer_names_one_candidate_is_led_by_it_on_a_real_lightrag(make_rag, mode):
+    # Issue 42: under the compact schema the model answers AMBIGUOUS and writes the one name in its restatement.
+    llm, resolution = await restated_on_a_real_lightrag(make_rag, mode, "Lyon shops using Orbit CRM")
+    assert resolution["query"] == f"Orbit CRM — {ASK}" and resolution["entity"] == "Orbit CRM"
     assert llm.roles() == ["reference"]
-    if mode == "mix":  # the keywords name no candidate: the message's own words, as the check gave them
-        assert resolution["ll_keywords"] == ["Lyon", "shops"]
+    if mode == "mix":  # led: the name first, then the check's keywords
+        assert resolution["ll_keywords"] == ["Orbit CRM", "Lyon", "shops"]
 
 
-def test_an_ambiguous_check_whose_keywords_name_one_candidate_keeps_the_message_with_its_own_words():
+@pytest.mark.parametrize("mode", ["naive", "mix"])
+async def test_an_ambiguous_check_whose_answer_names_both_candidates_is_led_by_neither_on_a_real_lightrag(
+    make_rag, mode
+):
+    # Issue 40: "How much does it cost?" after two products was led by one of them and lost the other's page.
+    llm, resolution = await restated_on_a_real_lightrag(make_rag, mode, RESTATED)
+    assert resolution["entity"] is None and resolution["restatement"] == RESTATED
+    answer = keyworded("AMBIGUOUS", ll=("Orbit CRM", "Pulse POS"))  # not restated, keywords naming both
+    both = await Resolver().resolve(turn(mode=mode), llm=ScriptedLLM(replies={"reference": answer}))
+    assert both.query == ASK and both.entity is None and both.decision == "ambiguous"
+
+
+def test_an_ambiguous_check_whose_keywords_name_one_candidate_is_led_by_it():
     answer = keyworded("AMBIGUOUS", ll=("shops", "orbit crm"))  # not restated: its query is empty
     resolution = run(Resolver().resolve(turn(mode="mix"), llm=ScriptedLLM(replies={"reference": answer})))
-    assert resolution.query == ASK and resolution.entity is None and resolution.decision == "ambiguous"
-    assert resolution.ll_keywords == ("shops",)  # "orbit crm" would lead the search to one of the two
+    assert resolution.query == f"Orbit CRM — {ASK}" and resolution.entity == "Orbit CRM"
 
 
 def test_a_kept_follow_up_that_names_its_own_subject_is_never_steered_by_the_history():

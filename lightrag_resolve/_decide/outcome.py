@@ -23,6 +23,7 @@ from .._enforce import (
     enforce_text_query,
     focus_on_pick,
     ground_keywords,
+    is_scaffold,
     needs_restatement,
     resolved_meaning,
     restated,
@@ -151,17 +152,12 @@ def _decision(
 def _named_by_answer(policy: Policy, turn: Turn, checked: Resolution, answer: ReferenceAnswer) -> Resolution:
     """A kept or ambiguous follow-up that points back, led by the one candidate its answer names (§5.3).
 
-    The small model often answers KEEP or AMBIGUOUS for a message that points
-    back while naming what it points at elsewhere in the answer: in its terms
-    ("Is there a monthly limit on it?" → KEEP, ``["SignaFlow", "monthly
-    limit"]``), its restatement (→ AMBIGUOUS, "Is there a monthly limit on
-    SignaFlow?", under the compact schema, issue 42) or, without a schema, its
-    ``name`` (written from the sample's references, an evaluation set). Led
-    only when exactly one candidate fits, the answer's name, terms and
-    restatement together, and the message points back (``Resolver.points_back``);
-    an answer naming two ("How much does it cost?" → ``["Kadoro", "Magazio"]``)
-    or none keeps the message (issue 40). Two narrower rules lost
-    (docs/findings.md#where-the-call-is-free-the-model-decides).
+    The small model often answers KEEP or AMBIGUOUS while naming what the message points at elsewhere in
+    its answer: its terms ("Is there a monthly limit on it?" → KEEP, ``["SignaFlow", "monthly limit"]``),
+    its restatement (→ AMBIGUOUS, "… on SignaFlow?", issue 42) or its ``name`` (written from the sample's
+    references, an evaluation set). Led only when exactly one candidate fits in all it says and the message
+    points back (``Resolver.points_back``); naming two ("How much does it cost?" → ``["Kadoro",
+    "Magazio"]``) or none keeps the message (issue 40). Two narrower rules lost (docs/findings.md).
     """
     if checked.fallback_reason not in ("keep", "ambiguous"):
         return checked
@@ -177,7 +173,7 @@ def _answer_mentions(policy: Policy, turn: Turn, answer: ReferenceAnswer) -> tup
 
     A ``name`` outside the candidate list counts when the conversation said
     it verbatim (``led_by`` checks it again); keywords that fail their
-    checks name nothing.
+    checks, and a restatement in a prompt's own format, name nothing.
     """
     mentioned: list[str] = []
     if isinstance(answer.name, str) and answer.name.strip():
@@ -189,7 +185,7 @@ def _answer_mentions(policy: Policy, turn: Turn, answer: ReferenceAnswer) -> tup
         )
         if outcome.fallback_reason is None:
             mentioned.extend(turn.candidates.mentioned_in(" ; ".join(outcome.ll_keywords)))
-    if isinstance(answer.restatement_raw, str):
+    if isinstance(answer.restatement_raw, str) and not is_scaffold(answer.restatement_raw):
         mentioned.extend(turn.candidates.mentioned_in(answer.restatement_raw))
     distinct: dict[str, str] = {}
     for name in mentioned:
