@@ -222,6 +222,38 @@ def report(folder: Path, items: Path, k: int, *, only: Collection[str] | None = 
     return "\n".join(lines) + "\n"
 
 
+def _decided(resolution: dict | None) -> str:
+    """A recorded resolution in a few words: the decision and the name, or why the words went as written."""
+    if not resolution:
+        return "–"
+    said = resolution.get("decision") or resolution.get("path") or "?"
+    named = resolution.get("entity")
+    return f"{said} {named}" if named else f"{said} ({resolution.get('fallback_reason') or 'changed'})"
+
+
+def against(before: Path, after: Path, items: Path, k: int) -> str:
+    """The turns whose first run's ``resolve`` decision or hit@k differs between two folders, paired by item.
+
+    Answers why a class moved between two versions of the code: each row is
+    one item, what each version decided and whether it hit.
+    """
+    relevant = load_relevant(items)
+
+    def first_runs(folder: Path) -> dict[str, dict]:
+        records = load_records(folder)
+        return {r["item"]: r for r in records if r["arm"] == "resolve" and r["run"] == 0}
+
+    old, new = first_runs(before), first_runs(after)
+    lines = [f"| item | class | before | after | hit@{k} before → after |", "|---|---|---|---|---|"]
+    for item in (item for item in relevant if item in old and item in new):
+        o, n = old[item], new[item]
+        hits = [int(hit_at(r["retrieved"], relevant[item], k)) for r in (o, n)]
+        decided = [_decided(r.get("resolution")) for r in (o, n)]
+        if hits[0] != hits[1] or decided[0] != decided[1]:
+            lines.append(f"| {item} | {o['turn_class']} | {decided[0]} | {decided[1]} | {hits[0]} → {hits[1]} |")
+    return "\n".join(lines) + "\n"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("folder", type=Path, help="an evaluation's output folder (holds results.json)")
@@ -243,6 +275,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--by-language", action="store_true", help="also report each language of the items file (its lang field) apart"
     )
+    parser.add_argument(
+        "--against", type=Path, metavar="FOLDER", help="also list the turns decided or hit otherwise in FOLDER (paired)"
+    )
     args = parser.parse_args(argv)
     print(f"# Hit@{args.k}: {args.folder}\n")
     if args.seeded_split is not None:
@@ -260,6 +295,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.by_resolution:
         print("\n## by what the resolution did\n")
         print(by_resolution(args.folder, args.items, args.k, digits=args.digits), end="")
+    if args.against is not None:
+        print(f"\n## decided or hit otherwise than in {args.against}\n")
+        print(against(args.against, args.folder, args.items, args.k), end="")
     return 0
 
 

@@ -122,3 +122,25 @@ def test_lost_and_gained_pair_runs_by_their_number(tmp_path):
     data["records"].reverse()  # the file's order is not the run's
     (folder / "results.json").write_text(json.dumps(data), encoding="utf-8")
     assert "| follow_up | 1 | resolve | 0.50 | 0/0 | 1 / 1 |" in rank_report.report(folder, items, 3)
+
+
+def test_against_lists_the_items_decided_or_hit_otherwise_paired_by_item(tmp_path, capsys):
+    rank_report = load()
+    for version in ("before", "after"):
+        (tmp_path / version).mkdir()
+    before, items = write(tmp_path / "before", 3)
+    after, _ = write(tmp_path / "after", 3)
+    data = json.loads((after / "results.json").read_text(encoding="utf-8"))
+    for record in data["records"]:
+        if record["arm"] == "resolve" and record["item"] == "i1":
+            record["retrieved"] = ["x", "y", "z"]  # now a miss
+        if record["arm"] == "resolve" and record["item"] == "i2":
+            record["resolution"] = {"decision": "resolve", "entity": "Kadoro"}  # decided otherwise, still a hit
+    (after / "results.json").write_text(json.dumps(data), encoding="utf-8")
+    table = rank_report.against(before, after, items, 3)
+    assert table.splitlines()[2:] == [
+        "| i1 | follow_up | – | – | 1 → 0 |",
+        "| i2 | follow_up | – | resolve Kadoro | 1 → 1 |",
+    ]
+    assert rank_report.main([str(after), "--items", str(items), "--against", str(before)]) == 0
+    assert "## decided or hit otherwise than in" in capsys.readouterr().out
