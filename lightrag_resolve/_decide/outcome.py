@@ -34,7 +34,6 @@ from .._languages.pointing import content_words
 from .._languages.text import contains_phrase
 from .._model.call import ModelReply
 from .._model.parse import KeywordAnswer, ReferenceAnswer
-from .._model.prompts import ANSWER_MAX_LL
 from .._resolution import Resolution, ResolutionPath
 from .._turn.conversation import Turn
 from .route import checks_first, fall_back, led_by, override_answer, resolved_text, safe_short_reply, untouched
@@ -202,7 +201,7 @@ def _with_keywords(policy: Policy, turn: Turn, checked: Resolution, answer: Refe
     """
     config = policy.config
     outcome = enforce_keywords(
-        _low_level(turn, checked, answer), answer.hl_raw, max_ll=config.max_ll_keywords, max_hl=config.max_hl_keywords
+        answer.ll_raw, answer.hl_raw, max_ll=config.max_ll_keywords, max_hl=config.max_hl_keywords
     )
     if outcome.fallback_reason is not None:
         return checked
@@ -224,16 +223,6 @@ def _with_keywords(policy: Policy, turn: Turn, checked: Resolution, answer: Refe
         max_hl=config.max_hl_keywords,
     )
     return replace(carried, dropped_keywords=grounded.dropped) if carried.has_keywords else carried
-
-
-def _low_level(turn: Turn, checked: Resolution, answer: ReferenceAnswer) -> object:
-    """The answer's low-level keywords; for a RESOLVE without any (issue 42), the message's first content words.
-
-    ``check_keywords`` puts the name first: about what LightRAG's extraction of "<name> — <message>" gives.
-    """
-    if answer.ll_raw is not None or checked.entity is None:
-        return answer.ll_raw
-    return list(content_words(turn.query)[:ANSWER_MAX_LL]) or [checked.entity]
 
 
 def _own_words_only(turn: Turn, checked: Resolution, ll_keywords: tuple[str, ...]) -> bool:

@@ -105,18 +105,11 @@ class Policy:
 
     def reference_prompt(self, turn: Turn) -> Prompt:
         """The reference check's prompt: the one call a longer follow-up costs (contract §5.3, §7), a compact answer."""
-        return reference_prompt(
-            turn,
-            max_words=self.config.max_query_words,
-            keywords=self._keyword_caps(turn),
-            always_restate=self.tuning.fuse_standalone_question,
-        )
+        return reference_prompt(turn, max_words=self.config.max_query_words, keywords=self._keyword_caps(turn))
 
     def reference_schema(self, turn: Turn) -> dict[str, Any]:
         """The JSON schema of ``reference_prompt``'s answer, for backends that decode under a schema."""
-        return reference_schema(
-            turn, keywords=self._keyword_caps(turn), always_restate=self.tuning.fuse_standalone_question
-        )
+        return reference_schema(turn, keywords=self._keyword_caps(turn))
 
     def _keyword_caps(self, turn: Turn) -> tuple[int, int] | None:
         """The keyword lists' caps where the check gives LightRAG's keywords (graph modes), else ``None``."""

@@ -52,8 +52,8 @@ at most 2 of each on 90% and 81% of its 168 answers recorded on the sample and m
 KEYWORD_MAX_TOKENS = 64
 """The keyword answer's budget: the 8-word ``query`` and 2 + 2 keywords under their schema fit in about 40 tokens."""
 
-REFERENCE_MAX_TOKENS = 40
-"""The reference answer's budget without keywords (the decision and a number or a restatement); graph modes add
+REFERENCE_MAX_TOKENS = 48
+"""The reference answer's budget without keywords (the decision, a number and a restatement); graph modes add
 ``KEYWORD_MAX_TOKENS``."""
 
 RESTATEMENT_MAX_CHARS = 64
@@ -148,37 +148,31 @@ def reference_prompt(
     *,
     max_words: int,
     keywords: tuple[int, int] | None = None,
-    always_restate: bool = False,
 ) -> Prompt:
     """The one call a longer follow-up costs (contract §5.3, §5.4, §5.9, §7): the check, and what the search needs.
 
-    The decision is asked with the one-line check's instructions and examples
-    (keyword examples were copied into answers, and keywords asked before the
-    decision made the model keep messages it used to resolve: docs/findings.md),
-    then its compact answer, one shape a decision (``reference_schema``);
-    ``keywords`` (the low- and high-level caps) in graph modes. The open-domain
-    profile (``always_restate``, §5.10) asks a RESOLVE for its ``query`` too.
+    The decision is asked as it was when it was the call's only question (the
+    same instructions and examples); what the search needs is asked after it,
+    in words only: keyword examples were copied into answers, and keywords
+    asked before the decision made the model keep messages it used to resolve
+    (docs/findings.md). Every decision answers the same compact object
+    (``reference_schema``): a shape a decision made the model answer
+    AMBIGUOUS to write its restatement (issue 42, findings).
     """
-    restatement = (
-        f'"query": "<the message as a search query of at most {max_words} words that names what it refers to '
-        f"(the names, or the topic the conversation is about), in the conversation's language, copying names "
-        'exactly>"'
-    )
-    also_query = f", {restatement}" if always_restate else ""
-    # One text for every turn, so the instructions stay identical across turns (provider prompt caches reuse them);
-    # the schema holds each turn to its own shape.
-    shapes = (
-        f'{{"decision": "RESOLVE", "name": <the number of the name in the list>{also_query}}}, '
-        f'{{"decision": "KEEP"}} or {{"decision": "AMBIGUOUS", {restatement}}}; without a list, RESOLVE gives '
-        '"name": "<the name, copied exactly>"'
+    fields = ["decision", "name", "query"]
+    also = (
+        'Then give "name": the number of the name in the list (0 for none; without a list, the name copied '
+        f'exactly), and, for a search engine, "query": the message as a search query of at most {max_words} '
+        "words that names what it refers to (the name, or the topic the conversation is about), in the "
+        'conversation\'s language, copying names exactly ("" for KEEP)'
     )
     if keywords is not None:
         max_ll, max_hl = (min(keywords[0], ANSWER_MAX_LL), min(keywords[1], ANSWER_MAX_HL))
-        shapes += (
-            f'; then KEEP and AMBIGUOUS give "terms": at most {max_ll} specific names or terms of the message and '
-            f'of what it refers to (after RESOLVE the name stands in), and each gives "themes": at most {max_hl} '
-            "broader themes"
+        also += (
+            f'; "terms": at most {max_ll} specific names or terms of the message and of what it refers to; '
+            f'"themes": at most {max_hl} broader themes'
         )
+        fields += ["terms", "themes"]
     system = (
         f"You check whether a chat message{_for_company(turn)} points at something named "
         "earlier in the conversation without naming it. Decide:\n"
@@ -190,41 +184,24 @@ def reference_prompt(
         '- after "Orbit CRM syncs your contacts.": "Which retailers already run it?" -> RESOLVE: Orbit CRM\n'
         '- "Combien de bureaux avez-vous ?" -> KEEP\n'
         '- after "We sell Orbit CRM and Pulse POS.": "Is it available on weekends?" -> AMBIGUOUS\n'
-        f"Answer with JSON, the decision first: {shapes}."
+        f"{also}.\nAnswer with JSON: {', '.join(fields)}."
     )
     budget = REFERENCE_MAX_TOKENS + (KEYWORD_MAX_TOKENS if keywords is not None else 0)
     return Prompt(system=system, user=_conversation(turn, "Message"), max_tokens=budget)
 
 
-def _shape(decision: str, fields: dict[str, Any]) -> dict[str, Any]:
-    properties = {"decision": {"type": "string", "enum": [decision]}, **fields}
-    return {"type": "object", "properties": properties, "required": list(properties)}
+def reference_schema(turn: Turn, *, keywords: tuple[int, int] | None = None) -> dict[str, Any]:
+    """The reference answer's JSON schema: the decision first, a candidate's number (0: none), the restatement,
+    and in graph modes the capped keyword lists (issue 42: keys of one token, no name retyped).
 
-
-def reference_schema(
-    turn: Turn, *, keywords: tuple[int, int] | None = None, always_restate: bool = False
-) -> dict[str, Any]:
-    """The reference answer's JSON schema: one object a decision (``anyOf``), the decision first (issue 42).
-
-    A grammar ends the answer when the decision needs nothing more: KEEP gives
-    its keywords only, RESOLVE a candidate's number and its themes (its name
-    and the message's words are its terms), AMBIGUOUS its restatement. With no
-    candidates RESOLVE writes the name, accepted only when the conversation
+    With no candidates the name is written, accepted only when the conversation
     said it (the heuristics miss names, e.g. a Chinese one without spaces).
     """
-    restatement = {"type": "string", "maxLength": RESTATEMENT_MAX_CHARS}
-    lists = _keyword_lists(*keywords) if keywords is not None else {}
-    themes = {"themes": lists["themes"]} if lists else {}
     count = len(turn.candidates.names)
-    named: dict[str, Any] = {
-        "name": {"enum": list(range(1, count + 1))} if count else {"type": "string", "maxLength": 60}
+    properties: dict[str, Any] = {
+        "decision": {"type": "string", "enum": ["RESOLVE", "KEEP", "AMBIGUOUS"]},
+        "name": {"enum": list(range(count + 1))} if count else {"type": "string", "maxLength": 60},
+        "query": {"type": "string", "maxLength": RESTATEMENT_MAX_CHARS},
+        **(_keyword_lists(*keywords) if keywords is not None else {}),
     }
-    if always_restate:
-        named["query"] = restatement
-    return {
-        "anyOf": [
-            _shape("RESOLVE", {**named, **themes}),
-            _shape("KEEP", lists),
-            _shape("AMBIGUOUS", {"query": restatement, **lists}),
-        ]
-    }
+    return {"type": "object", "properties": properties, "required": list(properties)}
