@@ -238,9 +238,9 @@ class TurnClass:
     history: tuple[tuple[str, str], ...] = ()
     keywords: str = "NONE"  # the resolver's keyword answer (a short reply, graph modes)
     text: str = "NONE"  # the resolver's text answer (a short reply, naive)
-    # The reference check's compact answer, the shape its schema gives the decision (issue 42); its keywords are
-    # given only where the prompt asks (graph modes).
-    reference: dict[str, Any] = field(default_factory=lambda: {"decision": "KEEP"})
+    # The reference check's compact answer (issue 42); its keywords are given only where the prompt asks (graph
+    # modes).
+    reference: dict[str, Any] = field(default_factory=lambda: {"decision": "KEEP", "name": 0, "query": ""})
     rewrite: str = "UNCHANGED"  # the serial baseline's rewrite
 
     def script(self, mode: str) -> dict[str, str]:
@@ -275,7 +275,9 @@ TURN_CLASSES = (
                 "(Chantier Pro). Which sector are you in?",
             ),
         ),
-        keywords=json.dumps({"query": "Offre Santé Vitalis", "terms": ["Offre Santé", "Vitalis"], "themes": ["health offer"]}),
+        keywords=json.dumps(
+            {"query": "Offre Santé Vitalis", "terms": ["Offre Santé", "Vitalis"], "themes": ["health offer"]}
+        ),
         text="Offre Santé Vitalis module",
         rewrite="Offre Santé Vitalis module for clinics",
     ),
@@ -285,14 +287,26 @@ TURN_CLASSES = (
         name="stands alone",
         message="How many offices does Helix have in France?",
         history=_PULSE,
-        reference={"decision": "KEEP", "terms": ["offices", "France"], "themes": ["office locations"]},
+        reference={
+            "decision": "KEEP",
+            "name": 0,
+            "query": "",
+            "terms": ["offices", "France"],
+            "themes": ["office locations"],
+        },
     ),
     # Points back ("they"), and the check keeps it, with the keywords for the visitor's words.
     TurnClass(
         name="KEEP",
         message="How many offices does Helix have, and where are they?",
         history=_PULSE,
-        reference={"decision": "KEEP", "terms": ["Helix", "offices"], "themes": ["office locations"]},
+        reference={
+            "decision": "KEEP",
+            "name": 0,
+            "query": "",
+            "terms": ["Helix", "offices"],
+            "themes": ["office locations"],
+        },
     ),
     # Points back at one of two products: the check names neither and restates the message.
     TurnClass(
@@ -304,6 +318,7 @@ TURN_CLASSES = (
         ),
         reference={
             "decision": "AMBIGUOUS",
+            "name": 0,
             "query": "Shops in Lyon using Pulse POS or Orbit CRM",
             "terms": ["shops", "Lyon"],
             "themes": ["customer locations"],
@@ -314,7 +329,13 @@ TURN_CLASSES = (
         name="RESOLVE",
         message="Which retailers already run it today?",
         history=_PULSE,
-        reference={"decision": "RESOLVE", "name": 1, "themes": ["customer references"]},
+        reference={
+            "decision": "RESOLVE",
+            "name": 1,
+            "query": "",
+            "terms": ["retailers"],
+            "themes": ["customer references"],
+        },
         rewrite="Retailers running Pulse POS",
     ),
 )

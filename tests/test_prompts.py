@@ -11,7 +11,6 @@ from lightrag_resolve._model.parse import ReferenceAnswer, parse_reference_answe
 from lightrag_resolve._model.prompts import (
     ANSWER_MAX_HL,
     ANSWER_MAX_LL,
-    KEYWORD_MAX_CHARS,
     KEYWORD_MAX_TOKENS,
     ONE_LINE,
     REFERENCE_MAX_TOKENS,
@@ -76,7 +75,7 @@ def test_the_prompts_carry_their_bounds():
     assert (text.max_tokens, text.stop) == (text_max_tokens(8), ONE_LINE) == (32, ("\n",))
     # The check answers JSON, which may break its lines; in graph modes its keywords get a keyword answer's budget.
     naive = resolver.reference_prompt(_turn("Est-ce disponible le week-end ?", mode="naive"))
-    assert (naive.max_tokens, naive.stop) == (REFERENCE_MAX_TOKENS, ()) == (40, ())
+    assert (naive.max_tokens, naive.stop) == (REFERENCE_MAX_TOKENS, ()) == (48, ())
     graph = resolver.reference_prompt(_turn("Est-ce disponible le week-end ?", mode="mix"))
     assert (graph.max_tokens, graph.stop) == (REFERENCE_MAX_TOKENS + KEYWORD_MAX_TOKENS, ())
 
@@ -154,15 +153,8 @@ def test_each_prompt_asks_for_its_own_answer():
         assert check.system.startswith("You check whether a chat message")
         for decision in ("RESOLVE: <name>", "KEEP", "AMBIGUOUS"):
             assert decision in check.system
-    assert reference.system.endswith('without a list, RESOLVE gives "name": "<the name, copied exactly>".')
-    assert with_keywords.system.endswith('"themes": at most 2 broader themes.')
-    for check in (reference, with_keywords):
-        shapes = check.system.split("Answer with JSON, the decision first: ", 1)[1]
-        assert (
-            shapes.index('{"decision": "RESOLVE", "name"')
-            < shapes.index('{"decision": "KEEP"}')
-            < shapes.index('{"decision": "AMBIGUOUS", "query"')
-        )
+    assert reference.system.endswith("Answer with JSON: decision, name, query.")
+    assert with_keywords.system.endswith("Answer with JSON: decision, name, query, terms, themes.")
     assert all("NONE" in prompt.system for prompt in (keyword, text))
 
 
@@ -179,35 +171,26 @@ def test_the_check_asks_for_keywords_only_in_graph_modes_with_the_configured_cap
         assert '"terms": at most 2' in system and '"themes": at most 2' in system
 
 
-def test_the_check_asks_for_a_restatement_after_ambiguous_only_unless_the_open_domain_profile_asks_it_of_resolve():
+def test_the_check_asks_for_the_number_of_the_name_and_the_query_whatever_the_tuning():
     plain = Resolver().reference_prompt(_turn("Is it free?")).system
-    shapes = plain.split("Answer with JSON, the decision first: ", 1)[1]
-    assert shapes.count('"query": "<the message as a search query') == 1
-    assert shapes.index('"query"') > shapes.index('"AMBIGUOUS"')
-    profile = tuned(fuse_standalone_question=True)  # its standalone question (§5.10) is a RESOLVE's restatement
-    shapes = profile.reference_prompt(_turn("Is it free?")).system.split("the decision first: ", 1)[1]
-    assert shapes.count('"query": "<the message as a search query') == 2
-    assert shapes.index('"query"') < shapes.index('"KEEP"')
-    for decision, fields in (
-        ("RESOLVE", ["decision", "name", "query"]),
-        ("KEEP", ["decision"]),
-        ("AMBIGUOUS", ["decision", "query"]),
-    ):
-        assert _shape_of(profile.reference_schema(_turn("Is it free?", mode="naive")), decision)["required"] == fields
+    assert '"name": the number of the name in the list (0 for none' in plain
+    assert '"query": the message as a search query' in plain and '("" for KEEP)' in plain
+    # One prompt serves the restatement (§5.9) and the standalone question (§5.10): the switch changes nothing.
+    assert tuned(fuse_standalone_question=True).reference_prompt(_turn("Is it free?")).system == plain
 
 
 @pytest.mark.parametrize("keywords", [None, (5, 3)])
 def test_the_decision_is_asked_first_as_a_line_and_what_the_search_needs_after_it_in_words_only(keywords):
     system = reference_prompt(_turn("Is it free?"), max_words=8, keywords=keywords).system
-    decision, _, search = system.partition("Answer with JSON, the decision first: ")
-    assert search and "RESOLVE: <name>" in decision and "keywords" not in decision and "{" not in decision
+    decision, _, search = system.partition('Then give "name"')
+    assert search and "RESOLVE: <name>" in decision and "terms" not in decision
     examples = [line.split(" -> ", 1)[1] for line in decision.splitlines() if " -> " in line]
     assert [parse_reference_answer(example) for example in examples] == [
         ReferenceAnswer(decision="resolve", name="Orbit CRM"),
         ReferenceAnswer(decision="keep"),
         ReferenceAnswer(decision="ambiguous"),
     ]
-    assert "[" not in system  # no example keywords: the model copied them into its answers
+    assert "[" not in system and "{" not in system  # no example keywords: the model copied them into its answers
 
 
 @given(
@@ -237,12 +220,6 @@ def test_every_user_prompt_shows_the_window_as_the_model_sees_it_and_ends_with_t
 # ---- the schemas --------------------------------------------------------------------------------
 
 
-def _shape_of(schema: dict, decision: str) -> dict:
-    """The one object of a reference schema whose decision is ``decision``."""
-    (shape,) = [shape for shape in schema["anyOf"] if shape["properties"]["decision"]["enum"] == [decision]]
-    return shape
-
-
 @given(keyword_caps, keyword_caps)
 def test_the_keyword_schema_caps_each_list_at_the_answers_caps_within_the_configured_ones(max_ll, max_hl):
     schema = keyword_schema(max_ll=max_ll, max_hl=max_hl)
@@ -253,47 +230,29 @@ def test_the_keyword_schema_caps_each_list_at_the_answers_caps_within_the_config
     for name, cap in (("terms", min(max_ll, ANSWER_MAX_LL)), ("themes", min(max_hl, ANSWER_MAX_HL))):
         assert properties[name] == {
             "type": "array",
-            "items": {"type": "string", "maxLength": KEYWORD_MAX_CHARS},
+            "items": {"type": "string", "maxLength": 40},
             "maxItems": cap,
         }
 
 
-def test_the_reference_schema_has_one_shape_a_decision_the_decision_first():
+def test_the_reference_schema_asks_for_the_decision_first_a_candidates_number_and_a_query():
     schema = reference_schema(_turn("Is it free?"))
-    assert [shape["properties"]["decision"] for shape in schema["anyOf"]] == [
-        {"type": "string", "enum": [decision]} for decision in ("RESOLVE", "KEEP", "AMBIGUOUS")
-    ]
-    for shape in schema["anyOf"]:
-        assert shape["type"] == "object" and shape["required"] == list(shape["properties"])
-        assert shape["required"][0] == "decision"
-    # A name is a candidate's number; a KEEP says nothing more.
-    assert _shape_of(schema, "RESOLVE")["properties"] == {
-        "decision": {"type": "string", "enum": ["RESOLVE"]},
-        "name": {"enum": [1, 2]},
-    }
-    assert _shape_of(schema, "KEEP")["required"] == ["decision"]
-    assert _shape_of(schema, "AMBIGUOUS")["properties"]["query"] == {
-        "type": "string",
-        "maxLength": RESTATEMENT_MAX_CHARS,
-    }
+    assert schema["required"] == ["decision", "name", "query"] == list(schema["properties"])
+    assert schema["properties"]["decision"] == {"type": "string", "enum": ["RESOLVE", "KEEP", "AMBIGUOUS"]}
+    assert schema["properties"]["name"] == {"enum": [0, 1, 2]}  # Pulse POS, Orbit CRM, or none
+    assert schema["properties"]["query"] == {"type": "string", "maxLength": RESTATEMENT_MAX_CHARS}
     assert RESTATEMENT_MAX_CHARS == 64
-    # No candidate found in code: RESOLVE writes the name, accepted only when the conversation said it (§5.3).
+    # No candidate found in code: the name is free text, accepted only when the conversation said it (§5.3).
     bare = reference_schema(_turn("Is it free?", history=SHOPS[:1]))
-    assert _shape_of(bare, "RESOLVE")["properties"]["name"] == {"type": "string", "maxLength": 60}
-    assert _shape_of(bare, "KEEP")["required"] == ["decision"]
+    assert bare["properties"]["name"] == {"type": "string", "maxLength": 60}
 
 
 @given(keyword_caps, keyword_caps)
-def test_the_reference_schema_gives_every_shape_the_keyword_answers_lists_when_given_caps(max_ll, max_hl):
+def test_the_reference_schema_asks_for_the_keyword_answers_lists_when_given_caps(max_ll, max_hl):
     schema = reference_schema(_turn("Is it free?"), keywords=(max_ll, max_hl))
+    assert schema["required"] == ["decision", "name", "query", "terms", "themes"] == list(schema["properties"])
     words = keyword_schema(max_ll=max_ll, max_hl=max_hl)["properties"]
-    keep, ambiguous = _shape_of(schema, "KEEP"), _shape_of(schema, "AMBIGUOUS")
-    for shape in (keep, ambiguous):
-        assert shape["required"][-2:] == ["terms", "themes"]
-        assert all(shape["properties"][name] == words[name] for name in ("terms", "themes"))
-    # A RESOLVE writes its themes only: its name and the message's words are its terms (_decide.outcome).
-    assert _shape_of(schema, "RESOLVE")["required"] == ["decision", "name", "themes"]
-    assert _shape_of(schema, "RESOLVE")["properties"]["themes"] == words["themes"]
+    assert all(schema["properties"][name] == words[name] for name in ("terms", "themes"))
 
 
 @pytest.mark.parametrize("mode", ["naive", *GRAPH_MODES])
@@ -302,23 +261,18 @@ def test_the_resolvers_reference_schema_has_keyword_fields_only_in_graph_modes(m
         _turn("Is it free?", mode=mode)
     )
     if mode == "naive":
-        assert [shape["required"] for shape in schema["anyOf"]] == [
-            ["decision", "name"],
-            ["decision"],
-            ["decision", "query"],
-        ]
+        assert list(schema["properties"]) == ["decision", "name", "query"]
     else:
         assert schema == reference_schema(_turn("Is it free?", mode=mode), keywords=(4, 1))
-        assert _shape_of(schema, "KEEP")["properties"]["terms"]["maxItems"] == 2
-        assert _shape_of(schema, "KEEP")["properties"]["themes"]["maxItems"] == 1
+        assert schema["properties"]["terms"]["maxItems"] == 2  # the answer's cap, within the configured 4
+        assert schema["properties"]["themes"]["maxItems"] == 1
 
 
 @given(st.lists(plain_or_hostile_text, max_size=3), company_names)
-def test_the_reference_schemas_numbers_are_exactly_the_turns_candidates(texts, company):
+def test_the_reference_schemas_numbers_are_exactly_the_turns_candidates_and_none(texts, company):
     turn = window_turn(texts, "Is it free?", company)
-    schema = reference_schema(turn)
-    count = len(turn.candidates.names)
-    if count:
-        assert _shape_of(schema, "RESOLVE")["properties"]["name"] == {"enum": list(range(1, count + 1))}
+    name = reference_schema(turn)["properties"]["name"]
+    if turn.candidates.names:
+        assert name == {"enum": list(range(len(turn.candidates.names) + 1))}
     else:
-        assert _shape_of(schema, "RESOLVE")["properties"]["name"]["maxLength"] == 60
+        assert "enum" not in name and name["maxLength"] == 60
