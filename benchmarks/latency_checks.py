@@ -76,7 +76,7 @@ def _as_designed(turn: str, mode: str, r: Resolution) -> bool:
         return r.has_keywords == graph
     if turn == "stands alone":  # naive: no check; graph modes: kept, with keywords of its own words (issue 40)
         if graph:
-            return r.decision == "keep" and r.ll_keywords == ("offices", "France")
+            return r.decision == "keep" and r.ll_keywords == ("Helix", "offices", "France")
         return r.fallback_reason == "stands_alone" and not r.has_keywords
     if turn == "KEEP":  # graph modes: the check's keywords replace LightRAG's, no longer a fallback
         if graph:

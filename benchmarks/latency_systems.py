@@ -226,7 +226,7 @@ def load_kg() -> dict[str, Any]:
 # ---- the turn classes -----------------------------------------------------------
 
 
-_CHECK_KEYWORDS = ("terms", "themes")
+_CHECK_KEYWORDS = ("low_level_keywords", "high_level_keywords")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -238,9 +238,8 @@ class TurnClass:
     history: tuple[tuple[str, str], ...] = ()
     keywords: str = "NONE"  # the resolver's keyword answer (a short reply, graph modes)
     text: str = "NONE"  # the resolver's text answer (a short reply, naive)
-    # The reference check's compact answer (issue 42); its keywords are given only where the prompt asks (graph
-    # modes).
-    reference: dict[str, Any] = field(default_factory=lambda: {"decision": "KEEP", "name": 0, "query": ""})
+    # The reference check's JSON answer; its keywords are given only where the prompt asks (graph modes).
+    reference: dict[str, Any] = field(default_factory=lambda: {"decision": "KEEP", "name": "", "query": ""})
     rewrite: str = "UNCHANGED"  # the serial baseline's rewrite
 
     def script(self, mode: str) -> dict[str, str]:
@@ -289,10 +288,10 @@ TURN_CLASSES = (
         history=_PULSE,
         reference={
             "decision": "KEEP",
-            "name": 0,
+            "name": "",
             "query": "",
-            "terms": ["offices", "France"],
-            "themes": ["office locations"],
+            "low_level_keywords": ["Helix", "offices", "France"],
+            "high_level_keywords": ["office locations"],
         },
     ),
     # Points back ("they"), and the check keeps it, with the keywords for the visitor's words.
@@ -302,10 +301,10 @@ TURN_CLASSES = (
         history=_PULSE,
         reference={
             "decision": "KEEP",
-            "name": 0,
+            "name": "",
             "query": "",
-            "terms": ["Helix", "offices"],
-            "themes": ["office locations"],
+            "low_level_keywords": ["Helix", "offices"],
+            "high_level_keywords": ["office locations"],
         },
     ),
     # Points back at one of two products: the check names neither and restates the message.
@@ -318,10 +317,10 @@ TURN_CLASSES = (
         ),
         reference={
             "decision": "AMBIGUOUS",
-            "name": 0,
+            "name": "",
             "query": "Shops in Lyon using Pulse POS or Orbit CRM",
-            "terms": ["shops", "Lyon"],
-            "themes": ["customer locations"],
+            "low_level_keywords": ["shops", "Lyon"],
+            "high_level_keywords": ["customer locations"],
         },
         rewrite="Shops in Lyon using Pulse POS or Orbit CRM",
     ),
@@ -331,10 +330,10 @@ TURN_CLASSES = (
         history=_PULSE,
         reference={
             "decision": "RESOLVE",
-            "name": 1,
+            "name": "Pulse POS",
             "query": "",
-            "terms": ["retailers"],
-            "themes": ["customer references"],
+            "low_level_keywords": ["Pulse POS", "retailers"],
+            "high_level_keywords": ["customer references"],
         },
         rewrite="Retailers running Pulse POS",
     ),

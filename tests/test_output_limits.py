@@ -8,7 +8,7 @@ import pytest
 
 from fakes import ScriptedLLM, keyword_json
 from lightrag_resolve import Message, Resolver, ResolverConfig, Turn
-from lightrag_resolve._model.prompts import KEYWORD_MAX_TOKENS, REFERENCE_MAX_TOKENS
+from lightrag_resolve._model.prompts import KEYWORD_MAX_TOKENS, REFERENCE_KEYWORD_TOKENS, REFERENCE_MAX_TOKENS
 from tuned import tuned
 
 HISTORY = (
@@ -41,6 +41,11 @@ def test_a_json_keyword_call_gets_its_budget_and_no_stop():
     kwargs = llm.calls[0].kwargs
     assert kwargs["max_tokens"] == KEYWORD_MAX_TOKENS
     assert "stop" not in kwargs and kwargs["response_format"]["type"] == "json_schema"
+    assert kwargs["compact_json"] is True  # its answer without blanks: measured as no change (issue 42)
+    json_mode = ScriptedLLM(replies={"keywords": keyword_json(["Offre Santé"], ["santé"], query="offre Santé")})
+    json_mode.supports_output_limits = True  # type: ignore[attr-defined]
+    asyncio.run(Resolver().resolve(_turn("Santé"), llm=json_mode))
+    assert "compact_json" not in json_mode.calls[0].kwargs  # JSON mode, no schema: nothing to compact
 
 
 def test_a_one_line_text_call_stops_at_the_line_end():
@@ -51,13 +56,14 @@ def test_a_one_line_text_call_stops_at_the_line_end():
 
 
 @pytest.mark.parametrize(
-    ("mode", "budget"), [("naive", REFERENCE_MAX_TOKENS), ("mix", REFERENCE_MAX_TOKENS + KEYWORD_MAX_TOKENS)]
+    ("mode", "budget"), [("naive", REFERENCE_MAX_TOKENS), ("mix", REFERENCE_MAX_TOKENS + REFERENCE_KEYWORD_TOKENS)]
 )
 def test_the_reference_check_gets_its_budget_and_no_stop_since_it_answers_json(mode, budget):
     query = "Est-ce qu'il marche hors ligne le week-end ?"
     schema = _marked_llm(reference='{"decision": "KEEP", "name": "", "query": ""}')
     asyncio.run(Resolver().resolve(_turn(query, mode=mode), llm=schema))
     assert schema.calls[0].kwargs["max_tokens"] == budget and "stop" not in schema.calls[0].kwargs
+    assert "compact_json" not in schema.calls[0].kwargs  # without blanks its decisions moved (issue 42)
     assert schema.calls[0].kwargs["response_format"]["type"] == "json_schema"
     plain = _marked_llm(reference="KEEP")
     asyncio.run(Resolver(ResolverConfig(structured_output="off")).resolve(_turn(query, mode=mode), llm=plain))

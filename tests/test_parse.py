@@ -16,6 +16,13 @@ def test_keyword_answers_in_many_shapes():
         assert parse_keyword_answer(unreadable) is None, unreadable
 
 
+def test_the_compact_keyword_answers_keys_are_read():
+    """Issue 42: what a schema-held model writes for a short reply."""
+    assert parse_keyword_answer('{"query": "Pulse POS price", "terms": ["Pulse POS"], "themes": ["pricing"]}') == (
+        KeywordAnswer(ll_raw=["Pulse POS"], hl_raw=["pricing"], query_raw="Pulse POS price")
+    )
+
+
 def test_reference_answers():
     assert parse_reference_answer("RESOLVE: Pulse POS") == ReferenceAnswer(decision="resolve", name="Pulse POS")
     assert parse_reference_answer("**RESOLVE**: Pulse POS\nbecause it was named") == ReferenceAnswer(
@@ -50,25 +57,6 @@ def test_the_checks_json_answer_carries_its_restatement_and_keywords_as_the_mode
     assert resolve == ReferenceAnswer(decision="resolve", name="Pulse POS", restatement_raw="")
     short = parse_reference_answer('{"decision": "KEEP", "ll_keywords": ["bureaux"], "hl_keywords": ["implantations"]}')
     assert (short.decision, short.ll_raw, short.hl_raw) == ("keep", ["bureaux"], ["implantations"])
-
-
-def test_the_compact_answers_keys_are_read_and_a_name_may_be_a_candidates_number():
-    """Issue 42: what a schema-held model writes; the number is resolved against the candidates later."""
-    assert parse_reference_answer('{"decision":"RESOLVE","name":2,"themes":["customers"]}') == ReferenceAnswer(
-        decision="resolve", name="2", hl_raw=["customers"]
-    )
-    assert parse_reference_answer('{"decision": "KEEP", "name": 0}') == ReferenceAnswer(decision="keep")  # 0: none
-    assert parse_reference_answer('{"decision": "KEEP", "terms": ["shops"], "themes": []}') == ReferenceAnswer(
-        decision="keep", ll_raw=["shops"], hl_raw=[]
-    )
-    assert parse_reference_answer('{"decision": "AMBIGUOUS", "query": "Lyon shops using Pulse POS"}') == (
-        ReferenceAnswer(decision="ambiguous", restatement_raw="Lyon shops using Pulse POS")
-    )
-    for unreadable in ('{"decision": "RESOLVE", "name": 0}', '{"decision": "RESOLVE", "name": true}', '{"name": 2}'):
-        assert parse_reference_answer(unreadable) is None, unreadable
-    assert parse_keyword_answer(
-        '{"query": "Pulse POS price", "terms": ["Pulse POS"], "themes": ["pricing"]}'
-    ) == KeywordAnswer(ll_raw=["Pulse POS"], hl_raw=["pricing"], query_raw="Pulse POS price")
 
 
 def test_the_checks_json_answer_is_read_inside_a_code_fence():

@@ -13,6 +13,7 @@ from lightrag_resolve._model.prompts import (
     ANSWER_MAX_LL,
     KEYWORD_MAX_TOKENS,
     ONE_LINE,
+    REFERENCE_KEYWORD_TOKENS,
     REFERENCE_MAX_TOKENS,
     RESTATEMENT_MAX_CHARS,
     keyword_prompt,
@@ -75,9 +76,9 @@ def test_the_prompts_carry_their_bounds():
     assert (text.max_tokens, text.stop) == (text_max_tokens(8), ONE_LINE) == (32, ("\n",))
     # The check answers JSON, which may break its lines; in graph modes its keywords get a keyword answer's budget.
     naive = resolver.reference_prompt(_turn("Est-ce disponible le week-end ?", mode="naive"))
-    assert (naive.max_tokens, naive.stop) == (REFERENCE_MAX_TOKENS, ()) == (48, ())
+    assert (naive.max_tokens, naive.stop) == (REFERENCE_MAX_TOKENS, ()) == (64, ())
     graph = resolver.reference_prompt(_turn("Est-ce disponible le week-end ?", mode="mix"))
-    assert (graph.max_tokens, graph.stop) == (REFERENCE_MAX_TOKENS + KEYWORD_MAX_TOKENS, ())
+    assert (graph.max_tokens, graph.stop) == (REFERENCE_MAX_TOKENS + REFERENCE_KEYWORD_TOKENS, ()) == (160, ())
 
 
 @pytest.mark.parametrize("words", [1, 4, 8, 30])
@@ -100,9 +101,9 @@ def test_the_keyword_prompt_asks_for_its_caps_as_json():
     assert "JSON only" in prompt.system
     assert "at most 6 words" in prompt.system
     assert '"terms" at most 2' in prompt.system and '"themes" at most 2' in prompt.system  # the answer's caps
-    assert prompt.stop == ()  # a JSON answer may break its lines
     fewer = keyword_prompt(_turn("Santé"), max_ll=1, max_hl=1, max_words=6)
     assert '"terms" at most 1' in fewer.system and '"themes" at most 1' in fewer.system  # within the configured caps
+    assert prompt.stop == ()  # a JSON answer may break its lines
 
 
 # ---- what each prompt shows -----------------------------------------------------------------------
@@ -154,7 +155,9 @@ def test_each_prompt_asks_for_its_own_answer():
         for decision in ("RESOLVE: <name>", "KEEP", "AMBIGUOUS"):
             assert decision in check.system
     assert reference.system.endswith("Answer with JSON: decision, name, query.")
-    assert with_keywords.system.endswith("Answer with JSON: decision, name, query, terms, themes.")
+    assert with_keywords.system.endswith(
+        "Answer with JSON: decision, name, query, low_level_keywords, high_level_keywords."
+    )
     assert all("NONE" in prompt.system for prompt in (keyword, text))
 
 
@@ -168,13 +171,12 @@ def test_the_check_asks_for_keywords_only_in_graph_modes_with_the_configured_cap
     if mode == "naive":  # LightRAG's naive search extracts no keywords: nothing to replace
         assert "keywords" not in system
     else:
-        assert '"terms": at most 2' in system and '"themes": at most 2' in system
+        assert '"low_level_keywords": at most 4' in system and '"high_level_keywords": at most 2' in system
 
 
-def test_the_check_asks_for_the_number_of_the_name_and_the_query_whatever_the_tuning():
+def test_the_check_always_asks_for_the_query_except_for_keep_whatever_the_tuning():
     plain = Resolver().reference_prompt(_turn("Is it free?")).system
-    assert '"name": the number of the name in the list (0 for none' in plain
-    assert '"query": the message as a search query' in plain and '("" for KEEP)' in plain
+    assert 'also give "query": the message as a search query' in plain and '("" for KEEP)' in plain
     # One prompt serves the restatement (§5.9) and the standalone question (§5.10): the switch changes nothing.
     assert tuned(fuse_standalone_question=True).reference_prompt(_turn("Is it free?")).system == plain
 
@@ -182,8 +184,8 @@ def test_the_check_asks_for_the_number_of_the_name_and_the_query_whatever_the_tu
 @pytest.mark.parametrize("keywords", [None, (5, 3)])
 def test_the_decision_is_asked_first_as_a_line_and_what_the_search_needs_after_it_in_words_only(keywords):
     system = reference_prompt(_turn("Is it free?"), max_words=8, keywords=keywords).system
-    decision, _, search = system.partition('Then give "name"')
-    assert search and "RESOLVE: <name>" in decision and "terms" not in decision
+    decision, _, search = system.partition('Then, for a search engine, also give "query"')
+    assert search and "RESOLVE: <name>" in decision and "keywords" not in decision
     examples = [line.split(" -> ", 1)[1] for line in decision.splitlines() if " -> " in line]
     assert [parse_reference_answer(example) for example in examples] == [
         ReferenceAnswer(decision="resolve", name="Orbit CRM"),
@@ -222,57 +224,63 @@ def test_every_user_prompt_shows_the_window_as_the_model_sees_it_and_ends_with_t
 
 @given(keyword_caps, keyword_caps)
 def test_the_keyword_schema_caps_each_list_at_the_answers_caps_within_the_configured_ones(max_ll, max_hl):
+    """Issue 42: keys of one token and lists no longer than LightRAG's extraction writes."""
     schema = keyword_schema(max_ll=max_ll, max_hl=max_hl)
     assert schema["type"] == "object"
     assert schema["required"] == ["query", "terms", "themes"] == list(schema["properties"])
     properties = schema["properties"]
     assert properties["query"] == {"type": "string", "maxLength": RESTATEMENT_MAX_CHARS}
     for name, cap in (("terms", min(max_ll, ANSWER_MAX_LL)), ("themes", min(max_hl, ANSWER_MAX_HL))):
-        assert properties[name] == {
-            "type": "array",
-            "items": {"type": "string", "maxLength": 40},
-            "maxItems": cap,
-        }
+        assert properties[name] == {"type": "array", "items": {"type": "string", "maxLength": 40}, "maxItems": cap}
 
 
-def test_the_reference_schema_asks_for_the_decision_first_a_candidates_number_and_a_query():
+def test_the_reference_schema_allows_a_decision_only_a_candidate_or_no_name_and_a_query():
     schema = reference_schema(_turn("Is it free?"))
     assert schema["required"] == ["decision", "name", "query"] == list(schema["properties"])
     assert schema["properties"]["decision"] == {"type": "string", "enum": ["RESOLVE", "KEEP", "AMBIGUOUS"]}
-    assert schema["properties"]["name"] == {"enum": [0, 1, 2]}  # Pulse POS, Orbit CRM, or none
-    assert schema["properties"]["query"] == {"type": "string", "maxLength": RESTATEMENT_MAX_CHARS}
-    assert RESTATEMENT_MAX_CHARS == 64
+    assert schema["properties"]["name"] == {"type": "string", "enum": ["Pulse POS", "Orbit CRM", ""]}
+    assert (
+        schema["properties"]["query"] == {"type": "string", "maxLength": RESTATEMENT_MAX_CHARS}
+        and RESTATEMENT_MAX_CHARS == 64
+    )
     # No candidate found in code: the name is free text, accepted only when the conversation said it (§5.3).
-    bare = reference_schema(_turn("Is it free?", history=SHOPS[:1]))
-    assert bare["properties"]["name"] == {"type": "string", "maxLength": 60}
+    assert reference_schema(_turn("Is it free?", history=SHOPS[:1]))["properties"]["name"] == {
+        "type": "string",
+        "maxLength": 60,
+    }
 
 
 @given(keyword_caps, keyword_caps)
 def test_the_reference_schema_asks_for_the_keyword_answers_lists_when_given_caps(max_ll, max_hl):
     schema = reference_schema(_turn("Is it free?"), keywords=(max_ll, max_hl))
-    assert schema["required"] == ["decision", "name", "query", "terms", "themes"] == list(schema["properties"])
-    words = keyword_schema(max_ll=max_ll, max_hl=max_hl)["properties"]
-    assert all(schema["properties"][name] == words[name] for name in ("terms", "themes"))
+    lists = ["low_level_keywords", "high_level_keywords"]
+    assert schema["required"] == ["decision", "name", "query", *lists] == list(schema["properties"])
+    for name, cap in zip(lists, (max_ll, max_hl)):
+        assert schema["properties"][name] == {
+            "type": "array",
+            "items": {"type": "string", "maxLength": 60},
+            "maxItems": cap,
+        }
 
 
 @pytest.mark.parametrize("mode", ["naive", *GRAPH_MODES])
 def test_the_resolvers_reference_schema_has_keyword_fields_only_in_graph_modes(mode):
-    schema = Resolver(ResolverConfig(max_ll_keywords=4, max_hl_keywords=1)).reference_schema(
+    schema = Resolver(ResolverConfig(max_ll_keywords=4, max_hl_keywords=2)).reference_schema(
         _turn("Is it free?", mode=mode)
     )
     if mode == "naive":
         assert list(schema["properties"]) == ["decision", "name", "query"]
     else:
-        assert schema == reference_schema(_turn("Is it free?", mode=mode), keywords=(4, 1))
-        assert schema["properties"]["terms"]["maxItems"] == 2  # the answer's cap, within the configured 4
-        assert schema["properties"]["themes"]["maxItems"] == 1
+        assert schema == reference_schema(_turn("Is it free?", mode=mode), keywords=(4, 2))
+        assert schema["properties"]["low_level_keywords"]["maxItems"] == 4
+        assert schema["properties"]["high_level_keywords"]["maxItems"] == 2
 
 
 @given(st.lists(plain_or_hostile_text, max_size=3), company_names)
-def test_the_reference_schemas_numbers_are_exactly_the_turns_candidates_and_none(texts, company):
+def test_the_reference_schemas_names_are_exactly_the_turns_candidates_and_the_empty_name(texts, company):
     turn = window_turn(texts, "Is it free?", company)
     name = reference_schema(turn)["properties"]["name"]
     if turn.candidates.names:
-        assert name == {"enum": list(range(len(turn.candidates.names) + 1))}
+        assert name["enum"] == [*turn.candidates.names, ""]
     else:
         assert "enum" not in name and name["maxLength"] == 60

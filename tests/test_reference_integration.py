@@ -87,12 +87,12 @@ GRAPH_MODES = ("local", "global", "hybrid", "mix")
         (reference_json("RESOLVE", "Pulse POS", ll=["retailers"], hl=["retail"]), "resolve", ENRICHED, ["Pulse POS", "retailers"]),
         (
             reference_json("AMBIGUOUS", query="retailers running Pulse POS", ll=["retailers"], hl=["retail"]),
-            "resolve",
-            ENRICHED,  # the whole answer names one candidate: led by it, as a named check is (issue 42)
-            ["Pulse POS", "retailers"],
+            "ambiguous",
+            ASK,  # the restatement picks one name where the check saw several: refused (issue 40)
+            ["retailers"],
         ),
     ],
-    ids=["KEEP", "RESOLVE", "AMBIGUOUS naming one"],
+    ids=["KEEP", "RESOLVE", "AMBIGUOUS not led by one name"],
 )
 async def test_a_graph_mode_follow_up_costs_exactly_one_model_call_like_plain_lightrag(
     make_rag, monkeypatch, mode, answer, decision, query, ll

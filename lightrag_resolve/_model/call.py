@@ -114,11 +114,12 @@ def supports_json_schema(llm: Any) -> bool:
 
 
 def output_limits(llm: Any, prompt: Prompt, request: dict[str, Any]) -> dict[str, Any]:
-    """The prompt's ``max_tokens`` and ``stop`` for an LLM function marked ``supports_output_limits``.
+    """The prompt's ``max_tokens``, ``stop`` and ``compact_json`` for an LLM function marked ``supports_output_limits``.
 
     Hosted APIs differ on both (some reasoning models refuse ``stop``), so an
-    unmarked function gets neither. ``stop`` goes only with a free-text
-    ``request``: a JSON answer may break its lines.
+    unmarked function gets none. ``stop`` goes only with a free-text
+    ``request``: a JSON answer may break its lines; ``compact_json`` only with
+    a schema.
     """
     if not _marked(llm, "supports_output_limits"):
         return {}
@@ -127,6 +128,8 @@ def output_limits(llm: Any, prompt: Prompt, request: dict[str, Any]) -> dict[str
         limits["max_tokens"] = prompt.max_tokens
     if prompt.stop and request.get("response_format") is None:
         limits["stop"] = list(prompt.stop)
+    if prompt.compact_json and request.get("response_format", {}).get("type") == "json_schema":
+        limits["compact_json"] = True
     return limits
 
 

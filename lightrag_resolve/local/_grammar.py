@@ -4,11 +4,11 @@ llama-cpp-python turns a schema into a grammar whose ``space`` rule lets the
 model write a blank after every ``:`` and ``,``. On a CPU each token the model
 writes costs about 170 ms against under 2 ms a prompt token (the embedded
 model, ``benchmarks/results/latency-local-2026-12-04.md``), and compact JSON
-writes about a quarter fewer tokens for the same answer (the check's
-``{"d": "RESOLVE", "n": 1, "ll": [...], "hl": [...]}``: 37 tokens spaced, 28
-compact, cl100k). The answer's content is still the model's; only where it may
-put blanks changes. Requests without a schema (LightRAG's own JSON mode) are
-left as they are.
+writes about a quarter fewer tokens for the same answer. Only where the caller
+asks (``compact_json=True``: the short reply's keyword answer): the 1.5B model's
+reference-check decisions moved to AMBIGUOUS without blanks (issue 42,
+docs/findings.md), while its keyword answers kept every hit. Requests without a
+schema (LightRAG's own JSON mode) are left as they are.
 """
 
 from __future__ import annotations

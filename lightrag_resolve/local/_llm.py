@@ -231,10 +231,10 @@ _SENTENCE_END = re.compile(r"[.!?。！？](?=\s|$)")
 
 
 def _output_format(request: ChatRequest) -> dict[str, Any]:
-    """What holds the answer's form: a schema's compact grammar, JSON mode, or nothing (free text)."""
+    """What holds the answer's form: a schema's grammar without blanks where asked, JSON mode, or nothing."""
     response_format = request.response_format
     schema = response_format.get("schema") if response_format else None
-    if not schema:
+    if not (schema and request.compact_json):
         return {"response_format": dict(response_format) if response_format else None}
     from llama_cpp.llama_grammar import LlamaGrammar
 

@@ -30,6 +30,7 @@ class ChatRequest:
     repeat_penalty: float = 1.0
     response_format: Mapping[str, Any] | None = None
     stop: tuple[str, ...] = ()
+    compact_json: bool = False  # a schema's grammar without blanks between tokens (``_grammar``)
 
     @property
     def wants_json(self) -> bool:
@@ -51,7 +52,7 @@ def build_request(
     ``max_tokens`` (or ``max_completion_tokens``), ``temperature`` and
     ``repeat_penalty`` override the defaults when given and not ``None``;
     ``response_format`` or the legacy ``keyword_extraction=True`` select JSON
-    output.
+    output; ``compact_json=True`` asks a schema's answer without blanks.
     """
     messages: list[Mapping[str, str]] = []
     if system_prompt:
@@ -85,6 +86,7 @@ def build_request(
         repeat_penalty=float(repeat_penalty),
         response_format=response_format,
         stop=stops,
+        compact_json=kwargs.get("compact_json") is True,
     )
 
 

@@ -164,17 +164,14 @@ def test_end_to_end_against_an_openai_compatible_server(tmp_path, capsys, monkey
     assert request["authorization"] == "Bearer sk-from-env"
     assert request["body"]["model"] == "tiny"
     schema = request["body"]["response_format"]["json_schema"]["schema"]
-    # The compact answer (issue 42), with the keywords of a graph mode.
-    assert schema["required"] == ["decision", "name", "query", "terms", "themes"]
+    assert {"decision", "name", "query", "low_level_keywords", "high_level_keywords"} == set(schema["required"])
+
 
 
 # ---- the timeouts and the local model ----------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    ("mode", "bounding", "other"),
-    [("naive", "--reference-timeout", "--timeout"), ("hybrid", "--timeout", "--reference-timeout")],
-)
+@pytest.mark.parametrize(("mode", "bounding", "other"), [("naive", "--reference-timeout", "--timeout"), ("hybrid", "--timeout", "--reference-timeout")])
 def test_the_check_is_bounded_by_the_reference_timeout_beside_naive_search_and_by_the_timeout_in_graph_modes(
     tmp_path, capsys, monkeypatch, mode, bounding, other
 ):
