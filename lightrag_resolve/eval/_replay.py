@@ -20,7 +20,15 @@ __all__ = ["ReplayLLM", "call_key"]
 logger = logging.getLogger("lightrag_resolve.eval")
 
 # What decides a model's answer; LightRAG's own extras (hashing_kv, _priority…) do not.
-_ANSWER_KWARGS = ("history_messages", "response_format", "keyword_extraction", "max_tokens", "temperature", "stop")
+_ANSWER_KWARGS = (
+    "history_messages",
+    "response_format",
+    "keyword_extraction",
+    "max_tokens",
+    "temperature",
+    "stop",
+    "compact_json",
+)
 
 
 def call_key(model: str | None, prompt: str, system_prompt: str | None, kwargs: dict[str, Any]) -> str:
