@@ -40,6 +40,7 @@ from .._enforce import (
     resolved_meaning,
 )
 from .._languages import UNITS, detect
+from .._languages.pointing import content_words
 from .._model.call import ModelReply
 from .._resolution import FallbackReason, Resolution, ResolutionPath
 from .._tuning import ResolverTuning
@@ -350,13 +351,15 @@ def settle(
 
 
 def _written_as_a_name(name: str) -> bool:
-    """Whether ``name`` is written as a name: a capital or a digit, or letters of a script without case (Han).
+    """Whether ``name`` is written as a name: a capital on a word that is not a function word, a digit, or Han.
 
     Only a proposed name the code's candidates lack is asked this; written
     from the tests' "loyalty terminal" and "anything", which a conversation
-    said in lower case and the model proposed.
+    said in lower case and the model proposed, and "I" ("Shall I send you…").
     """
-    return any(char.isupper() or char.isdigit() or (char.isalpha() and char.lower() == char.upper()) for char in name)
+    if any(char.isupper() for char in name) and content_words(name):
+        return True
+    return any(char.isdigit() or (char.isalpha() and char.lower() == char.upper()) for char in name)
 
 
 def led_by(turn: Turn, safe: Resolution, proposed: str, tuning: ResolverTuning) -> Resolution:
