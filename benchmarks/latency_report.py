@@ -17,6 +17,7 @@ from latency_measure import Key, Results, Sample
 from latency_systems import (
     KG_FILE,
     KG_NAMES,
+    RESOLVER_ROLES,
     SERIAL_MAX_WORDS,
     TurnClass,
 )
@@ -195,21 +196,17 @@ def targets_table(results: Results) -> list[str]:
     return lines
 
 
-ANSWERING = ("keywords", "text", "reference")
-"""The library's own model calls: a short reply's keywords or text, and the reference check."""
-
-
 def _budget_row(results: Results, mode: str, turn: str) -> tuple[float, float, float, float] | None:
     """Median prompt and answer tokens of the library's call and of plain LightRAG's extraction, or ``None``."""
     api = results.settings.apis[-1]
-    mine = [s for s in results.samples[(mode, api, turn, "library")] if any(s.calls[r] for r in ANSWERING)]
+    mine = [s for s in results.samples[(mode, api, turn, "library")] if any(s.calls[r] for r in RESOLVER_ROLES)]
     theirs = [s for s in results.samples[(mode, api, turn, "plain")] if s.calls["lightrag_keywords"]]
     if not (mine and theirs):
         return None
     return (
-        statistics.median(sum(s.tokens[r] for r in ANSWERING) for s in mine),
+        statistics.median(sum(s.tokens[r] for r in RESOLVER_ROLES) for s in mine),
         statistics.median(s.tokens["lightrag_keywords"] for s in theirs),
-        statistics.median(sum(s.written[r] for r in ANSWERING) for s in mine),
+        statistics.median(sum(s.written[r] for r in RESOLVER_ROLES) for s in mine),
         statistics.median(s.written["lightrag_keywords"] for s in theirs),
     )
 

@@ -121,18 +121,19 @@ def keyword_prompt(
     )
 
 
-def _words(limit: int) -> dict[str, Any]:
-    """A keyword list: LightRAG's extraction wrote keywords of at most 31 characters (median 7) on those answers."""
-    return {"type": "array", "items": {"type": "string", "maxLength": 40}, "maxItems": limit}
-
-
-def _keyword_lists(max_ll: int, max_hl: int) -> dict[str, Any]:
-    return {"terms": _words(min(max_ll, ANSWER_MAX_LL)), "themes": _words(min(max_hl, ANSWER_MAX_HL))}
+def _words(limit: int, *, max_chars: int) -> dict[str, Any]:
+    """A keyword list of at most ``limit`` keywords of at most ``max_chars`` characters each."""
+    return {"type": "array", "items": {"type": "string", "maxLength": max_chars}, "maxItems": limit}
 
 
 def keyword_schema(*, max_ll: int, max_hl: int) -> dict[str, Any]:
     """The keyword answer's JSON schema: keys of one token, capped lists (issue 42: on a CPU, time is what is written)."""
-    properties = {"query": {"type": "string", "maxLength": RESTATEMENT_MAX_CHARS}, **_keyword_lists(max_ll, max_hl)}
+    # LightRAG's extraction wrote keywords of at most 31 characters (median 7) on the answers ANSWER_MAX_LL counts.
+    properties = {
+        "query": {"type": "string", "maxLength": RESTATEMENT_MAX_CHARS},
+        "terms": _words(min(max_ll, ANSWER_MAX_LL), max_chars=40),
+        "themes": _words(min(max_hl, ANSWER_MAX_HL), max_chars=40),
+    }
     return {"type": "object", "properties": properties, "required": list(properties)}
 
 
@@ -204,7 +205,7 @@ def reference_prompt(
 
 def reference_schema(turn: Turn, *, keywords: tuple[int, int] | None = None) -> dict[str, Any]:
     """The JSON schema of the reference answer: the decision, a name that must be a candidate, the restatement,
-    and in graph modes the keywords (the keyword answer's lists)."""
+    and in graph modes LightRAG's two keyword lists at the configured caps."""
     properties: dict[str, Any] = {
         "decision": {"type": "string", "enum": ["RESOLVE", "KEEP", "AMBIGUOUS"]},
         # The candidates when the code found some; else any short name, which the code accepts only when the
@@ -219,10 +220,6 @@ def reference_schema(turn: Turn, *, keywords: tuple[int, int] | None = None) -> 
         "query": {"type": "string", "maxLength": RESTATEMENT_MAX_CHARS},
     }
     if keywords is not None:
-
-        def words(limit: int) -> dict[str, Any]:
-            return {"type": "array", "items": {"type": "string", "maxLength": 60}, "maxItems": limit}
-
-        properties["low_level_keywords"] = words(keywords[0])
-        properties["high_level_keywords"] = words(keywords[1])
+        properties["low_level_keywords"] = _words(keywords[0], max_chars=60)
+        properties["high_level_keywords"] = _words(keywords[1], max_chars=60)
     return {"type": "object", "properties": properties, "required": list(properties)}
