@@ -23,9 +23,12 @@ $(VENV)/.installed-local: pyproject.toml scripts/install-local.sh | $(VENV)/bin/
 demo: $(VENV)/.installed-local
 	$(VENV)/bin/lightrag-resolve demo
 
-## test: the default test suite (offline, fast): the package with its test, eval and serve extras
+# The default suite's worker processes (pytest-xdist): one a core of the 2-core machines it is timed on.
+TEST_WORKERS ?= 2
+
+## test: the default test suite (offline, fast): the package with its test, eval and serve extras, on TEST_WORKERS processes
 test: $(VENV)/.installed-test
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -n $(TEST_WORKERS)
 
 ## test-local: the tests that load the real local LLM and embedding (marked local_model)
 test-local: $(VENV)/.installed-test $(VENV)/.installed-local
