@@ -23,6 +23,7 @@ from .._enforce import (
     enforce_text_query,
     focus_on_pick,
     ground_keywords,
+    is_scaffold,
     needs_restatement,
     resolved_meaning,
     restated,
@@ -148,25 +149,16 @@ def _decision(
 
 
 def _named_by_answer(policy: Policy, turn: Turn, checked: Resolution, answer: ReferenceAnswer) -> Resolution:
-    """A kept follow-up that points back, led by the one candidate its answer names and the message lacks (§5.3).
+    """A kept or ambiguous follow-up that points back, led by the one candidate its answer names (§5.3).
 
-    Asked for the search's needs in the same call, the small model often
-    answers KEEP for a message that points back while naming what it points
-    at elsewhere in the same answer: in ``name`` ("Do we have to pay for
-    it?" → KEEP, ``"name": "Kadoro Express"``), among its low-level keywords
-    ("Is there a monthly limit on it?" → KEEP, ``["SignaFlow", "monthly
-    limit"]``) or in its restatement (written from three of the sample's
-    references, an evaluation set). The name goes through the acceptance of any proposed name,
-    and only when exactly one candidate fits: the answer's name, keywords and
-    restatement together name one candidate the message lacks, and the
-    message points back (``Resolver.points_back``): in graph modes every
-    follow-up is checked, and one that names its own subject is never steered
-    by the history. An AMBIGUOUS answer is never led by one of the names it
-    found ambiguous (issue 40). Two narrower rules were measured and not kept
-    (docs/findings.md#where-the-call-is-free-the-model-decides): only the one
-    name in play, and naming each name in play.
+    The small model often answers KEEP or AMBIGUOUS while naming what the message points at elsewhere in
+    its answer: its terms ("Is there a monthly limit on it?" → KEEP, ``["SignaFlow", "monthly limit"]``),
+    its restatement (→ AMBIGUOUS, "… on SignaFlow?", issue 42) or its ``name`` (written from the sample's
+    references, an evaluation set). Led only when exactly one candidate fits in all it says and the message
+    points back (``Resolver.points_back``); naming two ("How much does it cost?" → ``["Kadoro",
+    "Magazio"]``) or none keeps the message (issue 40). Two narrower rules lost (docs/findings.md).
     """
-    if checked.fallback_reason != "keep":
+    if checked.fallback_reason not in ("keep", "ambiguous"):
         return checked
     names = _answer_mentions(policy, turn, answer)
     if len(names) != 1 or not override_answer(policy.points_back, turn, on_error=False, then="the kept message stays"):
@@ -180,7 +172,7 @@ def _answer_mentions(policy: Policy, turn: Turn, answer: ReferenceAnswer) -> tup
 
     A ``name`` outside the candidate list counts when the conversation said
     it verbatim (``led_by`` checks it again); keywords that fail their
-    checks name nothing.
+    checks, and a restatement in a prompt's own format, name nothing.
     """
     mentioned: list[str] = []
     if isinstance(answer.name, str) and answer.name.strip():
@@ -192,7 +184,7 @@ def _answer_mentions(policy: Policy, turn: Turn, answer: ReferenceAnswer) -> tup
         )
         if outcome.fallback_reason is None:
             mentioned.extend(turn.candidates.mentioned_in(" ; ".join(outcome.ll_keywords)))
-    if isinstance(answer.restatement_raw, str):
+    if isinstance(answer.restatement_raw, str) and not is_scaffold(answer.restatement_raw):
         mentioned.extend(turn.candidates.mentioned_in(answer.restatement_raw))
     distinct: dict[str, str] = {}
     for name in mentioned:

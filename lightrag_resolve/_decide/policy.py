@@ -104,12 +104,7 @@ class Policy:
         return output
 
     def reference_prompt(self, turn: Turn) -> Prompt:
-        """The reference check's prompt: the one call a longer follow-up costs (contract §5.3, §7).
-
-        It asks for the decision, the name, the message restated when it
-        points back at something the check cannot name (§5.9) and, in graph
-        modes, LightRAG's keywords.
-        """
+        """The reference check's prompt: the one call a longer follow-up costs (contract §5.3, §7), a compact answer."""
         return reference_prompt(turn, max_words=self.config.max_query_words, keywords=self._keyword_caps(turn))
 
     def reference_schema(self, turn: Turn) -> dict[str, Any]:

@@ -140,9 +140,10 @@ def restated(
     only the text and ``restatement`` change.
 
     ``may_lead`` off (an AMBIGUOUS check): a restatement that names exactly
-    one candidate the message lacks is refused, since it picks one of the
-    names the check found ambiguous for the visitor; one naming each of them,
-    or a topic, is kept (issue 40).
+    one candidate the message lacks is refused here, and the answer as a
+    whole decides whether that name leads (``_decide.outcome``: exactly one
+    candidate in all it says, issue 42); one naming each of them, or a
+    topic, is kept (issue 40).
     """
     if not isinstance(output, str):
         return checked

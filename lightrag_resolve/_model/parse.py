@@ -20,8 +20,8 @@ __all__ = ["KeywordAnswer", "ReferenceAnswer", "parse_keyword_answer", "parse_re
 
 _LL_KEYS = ("terms", "low_level_keywords", "ll_keywords", "low_level", "entities")
 _HL_KEYS = ("themes", "high_level_keywords", "hl_keywords", "high_level")
-"""The compact keyword answer's keys first (issue 42), then LightRAG's and the ones a model without a schema writes."""
 _QUERY_KEYS = ("query", "search_query", "text", "rewrite")
+"""The compact answer's keys first (issue 42), then the ones a model without a schema may write."""
 _FENCE = re.compile(r"^```(?:json)?", re.IGNORECASE)
 _ANSWER_LABEL = "|".join(label for record in LANGUAGES for label in record.answer_labels)
 _REFERENCE = re.compile(
@@ -95,6 +95,13 @@ def parse_keyword_answer(output: str) -> KeywordAnswer | None:
     return KeywordAnswer(ll_raw=_first(obj, _LL_KEYS), hl_raw=_first(obj, _HL_KEYS), query_raw=_first(obj, _QUERY_KEYS))
 
 
+def _answer_name(value: Any) -> str | None:
+    """A JSON answer's name: a string, or a candidate's number (``"2"``, read by ``Candidates.by_number``); 0 is none."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        value = str(value) if value > 0 else ""
+    return (value.strip() or None) if isinstance(value, str) else None
+
+
 def parse_reference_answer(output: str) -> ReferenceAnswer | None:
     """The check's JSON answer, or ``RESOLVE: <name>``, ``KEEP`` or ``AMBIGUOUS`` from the first non-empty line.
 
@@ -105,10 +112,10 @@ def parse_reference_answer(output: str) -> ReferenceAnswer | None:
     obj = _json_object(output) if _FENCE.sub("", output.lstrip()).lstrip().startswith("{") else None
     extra: dict[str, Any] = {}
     if obj is not None:
-        decision, name = obj.get("decision"), obj.get("name")
+        decision, name = obj.get("decision"), _answer_name(obj.get("name"))
         if not isinstance(decision, str):
             return None
-        output = f"{decision}: {name}" if isinstance(name, str) and name.strip() else decision
+        output = f"{decision}: {name}" if name else decision
         extra = {
             "restatement_raw": _first(obj, _QUERY_KEYS),
             "ll_raw": _first(obj, _LL_KEYS),

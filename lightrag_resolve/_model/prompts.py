@@ -19,7 +19,6 @@ __all__ = [
     "ANSWER_MAX_LL",
     "KEYWORD_MAX_TOKENS",
     "ONE_LINE",
-    "REFERENCE_KEYWORD_TOKENS",
     "REFERENCE_MAX_TOKENS",
     "Prompt",
     "keyword_prompt",
@@ -34,11 +33,9 @@ __all__ = [
 class Prompt:
     """A system prompt and a user prompt for one model call, with the bounds of the answer asked for.
 
-    ``max_tokens``, ``stop`` and ``compact_json`` are sent only to LLM
-    functions marked ``supports_output_limits`` (the local model), ``stop``
-    only to a call that asks for free text (a JSON answer may break its
-    lines), ``compact_json`` (JSON without blanks between tokens) only to a
-    call under a schema.
+    ``max_tokens`` and ``stop`` are sent only to LLM functions marked
+    ``supports_output_limits`` (the local model), and ``stop`` only to a call
+    that asks for free text: a JSON answer may break its lines.
     """
 
     system: str
@@ -56,12 +53,9 @@ at most 2 of each on 90% and 81% of its 168 answers recorded on the sample and m
 KEYWORD_MAX_TOKENS = 64
 """The keyword answer's budget: the 8-word ``query`` and 2 + 2 keywords under their schema fit in about 40 tokens."""
 
-REFERENCE_MAX_TOKENS = 64
-"""The reference answer's budget without keywords: the decision, a name of at most 6 words and an 8-word query
-as the schema's JSON; in graph modes ``REFERENCE_KEYWORD_TOKENS`` more for the keywords."""
-
-REFERENCE_KEYWORD_TOKENS = 96
-"""The reference answer's keywords: up to 5 + 3 under LightRAG's key names."""
+REFERENCE_MAX_TOKENS = 48
+"""The reference answer's budget without keywords (the decision, a number and a restatement); graph modes add
+``KEYWORD_MAX_TOKENS``."""
 
 RESTATEMENT_MAX_CHARS = 64
 """The restatement (``query``) under a schema: about the 8 words asked (``max_query_words``) that are kept."""
@@ -117,23 +111,22 @@ def keyword_prompt(
         system=system,
         user=_conversation(turn, "Reply", pick=pick, offer=offer),
         max_tokens=KEYWORD_MAX_TOKENS,
-        compact_json=True,  # measured as no change to short replies (issue 42); the check's decisions moved
+        compact_json=True,
     )
 
 
-def _words(limit: int, *, max_chars: int) -> dict[str, Any]:
-    """A keyword list of at most ``limit`` keywords of at most ``max_chars`` characters each."""
-    return {"type": "array", "items": {"type": "string", "maxLength": max_chars}, "maxItems": limit}
+def _words(limit: int) -> dict[str, Any]:
+    """A keyword list: LightRAG's extraction wrote keywords of at most 31 characters (median 7) on those answers."""
+    return {"type": "array", "items": {"type": "string", "maxLength": 40}, "maxItems": limit}
+
+
+def _keyword_lists(max_ll: int, max_hl: int) -> dict[str, Any]:
+    return {"terms": _words(min(max_ll, ANSWER_MAX_LL)), "themes": _words(min(max_hl, ANSWER_MAX_HL))}
 
 
 def keyword_schema(*, max_ll: int, max_hl: int) -> dict[str, Any]:
     """The keyword answer's JSON schema: keys of one token, capped lists (issue 42: on a CPU, time is what is written)."""
-    # LightRAG's extraction wrote keywords of at most 31 characters (median 7) on the answers ANSWER_MAX_LL counts.
-    properties = {
-        "query": {"type": "string", "maxLength": RESTATEMENT_MAX_CHARS},
-        "terms": _words(min(max_ll, ANSWER_MAX_LL), max_chars=40),
-        "themes": _words(min(max_hl, ANSWER_MAX_HL), max_chars=40),
-    }
+    properties = {"query": {"type": "string", "maxLength": RESTATEMENT_MAX_CHARS}, **_keyword_lists(max_ll, max_hl)}
     return {"type": "object", "properties": properties, "required": list(properties)}
 
 
@@ -160,32 +153,30 @@ def reference_prompt(
     max_words: int,
     keywords: tuple[int, int] | None = None,
 ) -> Prompt:
-    """The one call a longer follow-up costs (contract §5.3, §5.9, §7): the check, and what the search needs.
+    """The one call a longer follow-up costs (contract §5.3, §5.4, §5.9, §7): the check, and what the search needs.
 
     The decision is asked as it was when it was the call's only question (the
-    same instructions and examples, measured on both datasets); what the
-    search needs is asked after it, in words only: examples of keywords were
-    copied into answers, and asking for them before the decision made the
-    model keep messages it used to resolve (docs/findings.md). The JSON
-    answer holds the decision, the name (RESOLVE), the message restated as a
-    search query (``query``: the restatement of §5.9 when the check names
-    nothing or its name is refused, the standalone question of §5.10) and,
-    in graph modes (``keywords`` = the low- and high-level caps), the keywords
-    LightRAG would otherwise extract in a call of its own.
+    same instructions and examples); what the search needs is asked after it,
+    in words only: keyword examples were copied into answers, and keywords
+    asked before the decision made the model keep messages it used to resolve
+    (docs/findings.md). Every decision answers the same compact object
+    (``reference_schema``): a shape a decision made the model answer
+    AMBIGUOUS to write its restatement (issue 42, findings).
     """
     fields = ["decision", "name", "query"]
     also = (
-        f'Then, for a search engine, also give "query": the message as a search query of at most {max_words} words '
-        f"that names what it refers to (the name, or the topic the conversation is about), in the conversation's "
-        f'language, copying names exactly ("" for KEEP)'
+        'Then give "name": the number of the name in the list (0 for none; without a list, the name copied '
+        f'exactly), and, for a search engine, "query": the message as a search query of at most {max_words} '
+        "words that names what it refers to (the name, or the topic the conversation is about), in the "
+        'conversation\'s language, copying names exactly ("" for KEEP)'
     )
     if keywords is not None:
-        max_ll, max_hl = keywords
+        max_ll, max_hl = (min(keywords[0], ANSWER_MAX_LL), min(keywords[1], ANSWER_MAX_HL))
         also += (
-            f'; "low_level_keywords": at most {max_ll} specific names or terms of the message and of what it '
-            f'refers to; "high_level_keywords": at most {max_hl} broader themes'
+            f'; "terms": at most {max_ll} specific names or terms of the message and of what it refers to; '
+            f'"themes": at most {max_hl} broader themes'
         )
-        fields += ["low_level_keywords", "high_level_keywords"]
+        fields += ["terms", "themes"]
     system = (
         f"You check whether a chat message{_for_company(turn)} points at something named "
         "earlier in the conversation without naming it. Decide:\n"
@@ -199,27 +190,22 @@ def reference_prompt(
         '- after "We sell Orbit CRM and Pulse POS.": "Is it available on weekends?" -> AMBIGUOUS\n'
         f"{also}.\nAnswer with JSON: {', '.join(fields)}."
     )
-    budget = REFERENCE_MAX_TOKENS + (REFERENCE_KEYWORD_TOKENS if keywords is not None else 0)
+    budget = REFERENCE_MAX_TOKENS + (KEYWORD_MAX_TOKENS if keywords is not None else 0)
     return Prompt(system=system, user=_conversation(turn, "Message"), max_tokens=budget)
 
 
 def reference_schema(turn: Turn, *, keywords: tuple[int, int] | None = None) -> dict[str, Any]:
-    """The JSON schema of the reference answer: the decision, a name that must be a candidate, the restatement,
-    and in graph modes LightRAG's two keyword lists at the configured caps."""
+    """The reference answer's JSON schema: the decision first, a candidate's number (0: none), the restatement,
+    and in graph modes the capped keyword lists (issue 42: keys of one token, no name retyped).
+
+    With no candidates the name is written, accepted only when the conversation
+    said it (the heuristics miss names, e.g. a Chinese one without spaces).
+    """
+    count = len(turn.candidates.names)
     properties: dict[str, Any] = {
         "decision": {"type": "string", "enum": ["RESOLVE", "KEEP", "AMBIGUOUS"]},
-        # The candidates when the code found some; else any short name, which the code accepts only when the
-        # conversation said it verbatim (its heuristics miss names, e.g. a Chinese one without spaces).
-        "name": (
-            {"type": "string", "enum": [*turn.candidates.names, ""]}
-            if turn.candidates.names
-            else {"type": "string", "maxLength": 60}
-        ),
-        # About 8 words: the restatement is cut to max_query_words anyway, and on a CPU every character the
-        # model writes costs time (the one-slot local model wrote 16 words here where none were asked).
+        "name": {"enum": list(range(count + 1))} if count else {"type": "string", "maxLength": 60},
         "query": {"type": "string", "maxLength": RESTATEMENT_MAX_CHARS},
+        **(_keyword_lists(*keywords) if keywords is not None else {}),
     }
-    if keywords is not None:
-        properties["low_level_keywords"] = _words(keywords[0], max_chars=60)
-        properties["high_level_keywords"] = _words(keywords[1], max_chars=60)
     return {"type": "object", "properties": properties, "required": list(properties)}
