@@ -63,7 +63,8 @@ def test_the_reference_check_gets_its_budget_and_no_stop_since_it_answers_json(m
     schema = _marked_llm(reference='{"decision": "KEEP", "name": "", "query": ""}')
     asyncio.run(Resolver().resolve(_turn(query, mode=mode), llm=schema))
     assert schema.calls[0].kwargs["max_tokens"] == budget and "stop" not in schema.calls[0].kwargs
-    assert "compact_json" not in schema.calls[0].kwargs  # without blanks its decisions moved (issue 42)
+    # Blanks from the restatement on only: without blanks before it, the decisions moved (issue 42).
+    assert schema.calls[0].kwargs["compact_json"] == "query" == Resolver().reference_schema(_turn(query))["required"][2]
     assert schema.calls[0].kwargs["response_format"]["type"] == "json_schema"
     plain = _marked_llm(reference="KEEP")
     asyncio.run(Resolver(ResolverConfig(structured_output="off")).resolve(_turn(query, mode=mode), llm=plain))

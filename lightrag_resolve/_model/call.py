@@ -129,7 +129,7 @@ def output_limits(llm: Any, prompt: Prompt, request: dict[str, Any]) -> dict[str
     if prompt.stop and request.get("response_format") is None:
         limits["stop"] = list(prompt.stop)
     if prompt.compact_json and request.get("response_format", {}).get("type") == "json_schema":
-        limits["compact_json"] = True
+        limits["compact_json"] = prompt.compact_json
     return limits
 
 

@@ -37,15 +37,16 @@ class Prompt:
     ``max_tokens``, ``stop`` and ``compact_json`` are sent only to LLM
     functions marked ``supports_output_limits`` (the local model), ``stop``
     only to a call that asks for free text (a JSON answer may break its
-    lines), ``compact_json`` (JSON without blanks between tokens) only to a
-    call under a schema.
+    lines), ``compact_json`` only to a call under a schema: ``True`` for JSON
+    without blanks between tokens, a property's name for none from that
+    property on (what is written before it is decoded as without compaction).
     """
 
     system: str
     user: str
     max_tokens: int | None = None
     stop: tuple[str, ...] = ()
-    compact_json: bool = False
+    compact_json: bool | str = False
 
 
 ANSWER_MAX_LL = 2
@@ -200,7 +201,8 @@ def reference_prompt(
         f"{also}.\nAnswer with JSON: {', '.join(fields)}."
     )
     budget = REFERENCE_MAX_TOKENS + (REFERENCE_KEYWORD_TOKENS if keywords is not None else 0)
-    return Prompt(system=system, user=_conversation(turn, "Message"), max_tokens=budget)
+    # Blanks only up to the name: the decision and the name are decoded as without compaction (issue 42).
+    return Prompt(system=system, user=_conversation(turn, "Message"), max_tokens=budget, compact_json="query")
 
 
 def reference_schema(turn: Turn, *, keywords: tuple[int, int] | None = None) -> dict[str, Any]:

@@ -238,7 +238,9 @@ def _output_format(request: ChatRequest) -> dict[str, Any]:
         return {"response_format": dict(response_format) if response_format else None}
     from llama_cpp.llama_grammar import LlamaGrammar
 
-    return {"response_format": None, "grammar": LlamaGrammar.from_string(compact_json_grammar(schema), verbose=False)}
+    from_property = request.compact_json if isinstance(request.compact_json, str) else None
+    grammar = compact_json_grammar(schema, from_property=from_property)
+    return {"response_format": None, "grammar": LlamaGrammar.from_string(grammar, verbose=False)}
 
 
 def _whole_sentences(text: str) -> str:

@@ -30,7 +30,7 @@ class ChatRequest:
     repeat_penalty: float = 1.0
     response_format: Mapping[str, Any] | None = None
     stop: tuple[str, ...] = ()
-    compact_json: bool = False  # a schema's grammar without blanks between tokens (``_grammar``)
+    compact_json: bool | str = False  # a schema's grammar without blanks, or from that property on (``_grammar``)
 
     @property
     def wants_json(self) -> bool:
@@ -52,7 +52,8 @@ def build_request(
     ``max_tokens`` (or ``max_completion_tokens``), ``temperature`` and
     ``repeat_penalty`` override the defaults when given and not ``None``;
     ``response_format`` or the legacy ``keyword_extraction=True`` select JSON
-    output; ``compact_json=True`` asks a schema's answer without blanks.
+    output; ``compact_json=True`` asks a schema's answer without blanks, a
+    property's name (a non-empty string) without blanks from that property on.
     """
     messages: list[Mapping[str, str]] = []
     if system_prompt:
@@ -86,8 +87,13 @@ def build_request(
         repeat_penalty=float(repeat_penalty),
         response_format=response_format,
         stop=stops,
-        compact_json=kwargs.get("compact_json") is True,
+        compact_json=_compaction(kwargs.get("compact_json")),
     )
+
+
+def _compaction(value: Any) -> bool | str:
+    """``compact_json`` as asked: ``True``, a property's name, else ``False`` (no compaction)."""
+    return value if value is True or (isinstance(value, str) and value) else False
 
 
 def _first_set(kwargs: Mapping[str, Any], *names: str, default: Any) -> Any:

@@ -156,6 +156,42 @@ async def test_a_schema_asked_compact_is_decoded_under_its_grammar_without_optio
     assert text.replace('space ::= ""', 'space ::= " "?') == grammar.json_schema_to_gbnf(json.dumps(SCHEMA))
 
 
+CHECK = {
+    "type": "object",
+    "properties": {
+        "decision": {"enum": ["RESOLVE", "KEEP"]},
+        "name": {"enum": ["Orbit CRM", ""]},
+        "query": {"type": "string", "maxLength": 8},
+        "terms": {"type": "array", "items": {"type": "string", "maxLength": 8}, "maxItems": 2},
+    },
+    "required": ["decision", "name", "query", "terms"],
+}
+
+
+async def test_a_schema_compact_from_a_property_keeps_the_converters_rules_before_it() -> None:
+    """Issue 42: the decision and the name are decoded as without compaction; no blank from ``query`` on."""
+    grammar = pytest.importorskip("llama_cpp.llama_grammar")
+    converted = grammar.json_schema_to_gbnf(json.dumps(CHECK)).splitlines()
+    compact = compact_json_grammar(CHECK, from_property="query").splitlines()
+    kept = [line for line in compact if line.startswith(("decision", "name", "space ::="))]
+    assert kept == [line for line in converted if line.startswith(("decision", "name", "space ::="))]
+    assert 'space ::= " "?' in kept  # the blanks before the restatement stay allowed
+    root = next(line for line in compact if line.startswith("root ::="))
+    assert root == 'root ::= "{" space decision-kv "," space name-kv "," query-kv "," terms-kv "}"'
+    tight = [line for line in compact if line.startswith(("query", "terms"))]
+    assert len(tight) == 5 and not any(" space" in line for line in tight), tight
+    grammar.LlamaGrammar.from_string("\n".join(compact), verbose=False)  # a grammar llama.cpp reads
+    assert compact_json_grammar(CHECK, from_property="decision") == compact_json_grammar(CHECK)
+    assert compact_json_grammar(CHECK, from_property="absent").splitlines() == converted  # left as converted
+    fake = FakeChatModel(reply='{"decision": "KEEP", "name": "","query":"","terms":[]}')
+    schema_format = {"type": "json_schema", "json_schema": {"name": "check", "schema": CHECK}}
+    await _llm(fake)("q", response_format=schema_format, compact_json="query")
+    for unasked in ("", 1, None):  # neither True nor a property's name: decoded as the converter writes it
+        await _llm(fake)("q", response_format=schema_format, compact_json=unasked)
+    assert isinstance(fake.requests[0]["grammar"], grammar.LlamaGrammar)
+    assert all("grammar" not in request and request["response_format"] for request in fake.requests[1:])
+
+
 async def test_a_pydantic_response_format_becomes_its_schema() -> None:
     pydantic = pytest.importorskip("pydantic")
 
