@@ -127,3 +127,34 @@ def _tiny_kg() -> dict[str, Any]:
             for a, b, d, k, s in relations
         ],
     }
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["Which retailers already run it?", "How much does it cost per month?", "Combien de bureaux avez-vous ?"],
+)
+async def test_the_check_written_compact_after_its_name_decides_and_names_as_written_with_blanks(
+    llm: LocalLLM, message: str
+) -> None:
+    """Issue 42: blanks dropped from the restatement on leave the decision and the name, written first, unchanged."""
+    from lightrag_resolve import Message, Resolver, Turn
+
+    history = (
+        Message(role="user", content="What do you sell?"),
+        Message(role="assistant", content="We sell Orbit CRM, which syncs your contacts, and Pulse POS for shops."),
+        Message(role="user", content="Tell me more about Orbit CRM."),
+        Message(role="assistant", content="Orbit CRM keeps every customer's history in one place."),
+    )
+    turn = Turn(query=message, history=history, mode="mix", company_name="Helix")
+    resolver = Resolver()
+    prompt, schema = resolver.reference_prompt(turn), resolver.reference_schema(turn)
+    assert prompt.compact_json == "query"
+    response_format = {"type": "json_schema", "json_schema": {"name": "check", "schema": schema}}
+    answers = [
+        json.loads(
+            await llm(prompt.user, system_prompt=prompt.system, max_tokens=160, response_format=response_format, **extra)
+        )
+        for extra in ({}, {"compact_json": "query"})
+    ]
+    spaced, compact = answers
+    assert (compact["decision"], compact["name"]) == (spaced["decision"], spaced["name"])
