@@ -74,10 +74,6 @@ _LABEL = re.compile(
 QUOTES = "\"'`“”‘’«» "
 
 
-def _squash(text: str) -> str:
-    return " ".join(text.split())
-
-
 def is_none_answer(text: str) -> bool:
     """Whether the model declined (``NONE`` and its equivalents) or said nothing visible."""
     return clean_single_line(text).strip(QUOTES + ".!").casefold() in _NONE_ANSWERS | {""}

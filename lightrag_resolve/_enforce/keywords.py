@@ -158,21 +158,6 @@ class LightRAGKeywords:
     hl_keywords: tuple[str, ...]
     ll_keywords: tuple[str, ...]
 
-    @classmethod
-    def from_extraction(cls, hl_keywords: Any, ll_keywords: Any) -> LightRAGKeywords | None:
-        """The pair LightRAG would search with; ``None`` when it is empty or not two lists of text.
-
-        ``None`` means "let LightRAG extract as it always does": an empty pair
-        set on a ``QueryParam`` would make LightRAG extract again anyway.
-        """
-        if not isinstance(hl_keywords, list) or not isinstance(ll_keywords, list):
-            return None
-        if not all(isinstance(k, str) for k in (*hl_keywords, *ll_keywords)):
-            return None
-        if not hl_keywords and not ll_keywords:
-            return None
-        return cls(hl_keywords=tuple(hl_keywords), ll_keywords=tuple(ll_keywords))
-
 
 def keywords_with_name(
     name: str | tuple[str, ...], keywords: LightRAGKeywords, *, max_ll: int, max_hl: int

@@ -141,7 +141,7 @@ class Turn:
 
     @property
     def conversation_text(self) -> str:
-        """``conversation`` as the standalone question's prompt shows it, one ``Speaker: text`` line each."""
+        """``conversation`` (the messages candidates are read from), one ``Speaker: text`` line each, as clipped."""
         return _speaker_lines(self.conversation or self.history, self.conversation_texts)
 
     @property

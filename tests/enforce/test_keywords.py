@@ -154,13 +154,6 @@ def test_only_an_accepted_name_reuses_keywords():
     assert reuse_keywords(RESOLVED, None, max_ll=5, max_hl=3) is RESOLVED
 
 
-def test_an_extraction_is_kept_only_as_two_lists_of_text_not_both_empty():
-    assert LightRAGKeywords.from_extraction([], []) is None
-    assert LightRAGKeywords.from_extraction(["a"], None) is None
-    assert LightRAGKeywords.from_extraction(["a"], [3]) is None
-    assert LightRAGKeywords.from_extraction(["theme"], []) == LightRAGKeywords(hl_keywords=("theme",), ll_keywords=())
-
-
 @given(
     name=st.one_of(phrase, st.sampled_from(["NONE", "  ", '"Pulse POS"'])),
     ll=extracted_keywords,
