@@ -38,7 +38,7 @@ from reference_text_probe import (  # run as a script: benchmarks/probes/ is on 
 )
 
 from lightrag_resolve._lightrag.fusion import SecondSearch
-from lightrag_resolve._lightrag.rag import seam as _lightrag_seam
+from lightrag_resolve._lightrag import seam as _lightrag_seam
 
 COLUMNS = ("raw", "resolve (recorded)", "prose (recorded)", "resolved", "fused with the words", "fused with prose")
 
