@@ -27,7 +27,7 @@ EXTRAS = ("server", "cli", "eval", "local", "demo", "sample")
 MAX_LINES = 400
 MAX_TOP_LEVEL_MODULES = 15
 MAX_CORE_LINES = 6_900
-"""A ratchet at today's size (6,846 lines, 2026-12-07); issue 41 asked for 5,000, which is not met."""
+"""A ratchet near today's size (6,867 lines, 2026-12-07); issue 41 asked for 5,000, which is not met."""
 
 
 def _layers() -> list[tuple[str, ...]]:
