@@ -124,7 +124,8 @@ FORMATTED := lightrag_resolve/_decide/*.py lightrag_resolve/_turn/*.py lightrag_
 	benchmarks/build_doc2dial_cut.py tests/eval/test_eval_build_doc2dial_cut.py \
 	lightrag_resolve/demo/__init__.py lightrag_resolve/demo/_render.py lightrag_resolve/demo/_understood.py lightrag_resolve/cli/demo.py \
 	tests/demo/test_demo.py tests/demo/test_understood.py scripts/check_package.py tests/test_lightrag_bindings.py tests/local/test_lightrag_openai_binding.py \
-	tests/test_state.py
+	tests/test_state.py \
+	benchmarks/probes/prompt_lookup_probe.py benchmarks/probes/kept_restatement_probe.py tests/test_probes_load.py
 
 ## examples: every script in examples/ (offline, no model)
 examples: $(VENV)/.installed-test

@@ -37,8 +37,8 @@ from reference_text_probe import (  # run as a script: benchmarks/probes/ is on 
     probe_main,
 )
 
-from lightrag_resolve._lightrag.fusion import SecondSearch
 from lightrag_resolve._lightrag import seam as _lightrag_seam
+from lightrag_resolve._lightrag.fusion import SecondSearch
 
 COLUMNS = ("raw", "resolve (recorded)", "prose (recorded)", "resolved", "fused with the words", "fused with prose")
 
