@@ -12,7 +12,7 @@ folder and index (run with ``check_every_follow_up=true`` to have every
 follow-up checked); loads the local embedding (the ``local`` extra). Usage::
 
     python benchmarks/probes/kept_restatement_probe.py benchmarks/results/eval-2026-12-07/d2d-every/doc2dial \
-        --items ../shared/data/doc2dial/turns.jsonl
+        --items data/doc2dial/turns.jsonl
 """
 
 from __future__ import annotations
