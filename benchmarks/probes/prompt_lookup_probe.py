@@ -42,8 +42,8 @@ def _recorded(replay: Path, per_kind: int) -> list[tuple[str, list[Any], str]]:
     return found
 
 
-async def _play(draft_tokens: int | None, calls: list[tuple[str, list[Any], str]], plain: list[str]) -> None:
-    """Each call on a fresh state; its answer appended to ``plain`` without a draft model, compared with it with one."""
+async def _play(draft_tokens: int | None, calls: list[tuple[str, list[Any], str]], plain: dict[int, str]) -> None:
+    """Each call on a fresh state; its answer kept in ``plain`` without a draft model, compared with it with one."""
     import llama_cpp
     from llama_cpp.llama_speculative import LlamaPromptLookupDecoding
 
@@ -72,8 +72,8 @@ async def _play(draft_tokens: int | None, calls: list[tuple[str, list[Any], str]
         elapsed = time.perf_counter() - started
         tokens = len(llama.tokenize(answer.encode(), add_bos=False))
         if draft_tokens is None:
-            plain.append(answer)
-        same = answer == plain[index] if draft_tokens else answer.strip() == recorded.strip()
+            plain[index] = answer
+        same = answer == plain.get(index) if draft_tokens else answer.strip() == recorded.strip()
         what = "as without the draft" if draft_tokens else "as recorded"
         print(f"{label:10s} {kind:10s} {elapsed:6.2f} s {tokens:3d} tokens  {what}: {same}", flush=True)
     llm.close()
@@ -85,7 +85,7 @@ def main() -> None:
     parser.add_argument("--calls", type=int, default=4, help="recorded calls of each kind")
     parser.add_argument("--draft-tokens", type=int, default=10, help="tokens the prompt lookup drafts at a time")
     args = parser.parse_args()
-    calls, plain = _recorded(args.replay, args.calls), []
+    calls, plain = _recorded(args.replay, args.calls), {}
     for draft_tokens in (None, args.draft_tokens):
         asyncio.run(_play(draft_tokens, calls, plain))
 
