@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import sys
 import uuid
@@ -23,6 +24,27 @@ settings.register_profile("ci", max_examples=400, deadline=None, suppress_health
 settings.register_profile("fuzz", max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
 """The bounded fuzz of hostile text (issue 13): applied per test, whatever profile is loaded."""
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+
+_LOGGERS = ("lightrag_resolve", "lightrag", "nano-vectordb")
+
+
+@pytest.fixture(autouse=True)
+def _loggers_as_found():
+    """Each test leaves these loggers as it found them (level, handlers, propagation).
+
+    The CLI, the demo and the server set them for their whole process; a test
+    that runs one in-process must not change what a later test logs, since
+    ``make test`` spreads the tests over workers in an order that changes from
+    run to run.
+    """
+    loggers = [logging.getLogger(name) for name in _LOGGERS]
+    saved = [(logger, logger.level, list(logger.handlers), logger.propagate) for logger in loggers]
+    yield
+    for logger, level, handlers, propagate in saved:
+        logger.setLevel(level)
+        logger.handlers[:] = handlers
+        logger.propagate = propagate
 
 
 @pytest.fixture

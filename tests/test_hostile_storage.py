@@ -351,11 +351,16 @@ def fuzzed():
 
 
 def _lightrag_owned(task: asyncio.Task[Any]) -> bool:
-    """LightRAG's own queue machinery, or a call its queue started for the speculative search (contract §7)."""
+    """LightRAG's own queue machinery, its own gathers' storage calls, or a call its queue started for the speculative search (§7)."""
     coro = task.get_coro()
     code = getattr(coro, "cr_code", None)
-    if code is not None and code.co_filename.replace("\\", "/").endswith("lightrag/utils.py"):
+    path = code.co_filename.replace("\\", "/") if code is not None else ""
+    if path.endswith("lightrag/utils.py"):
         return True  # its queue workers and their health check, started on a role's first call
+    if path.endswith("lightrag/base.py") or "/lightrag/kg/" in path:
+        # A storage call of LightRAG's own ``asyncio.gather`` (``edge_degrees_batch`` beside
+        # ``get_edges_batch``), left running when its sibling raised; the library never makes a task of one.
+        return True
     name = getattr(coro, "__qualname__", "")
     role = getattr(getattr(coro, "cr_frame", None), "f_locals", {}).get("role")
     return name == "Queue.get" or (name in {"ScriptedLLM.__call__", "_embed"} and role in (None, "lightrag_keywords"))
