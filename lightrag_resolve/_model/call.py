@@ -124,11 +124,12 @@ def output_limits(llm: Any, prompt: Prompt, request: dict[str, Any]) -> dict[str
     if not _marked(llm, "supports_output_limits"):
         return {}
     limits: dict[str, Any] = {}
+    answer_format = request.get("response_format")
     if prompt.max_tokens is not None:
         limits["max_tokens"] = prompt.max_tokens
-    if prompt.stop and request.get("response_format") is None:
+    if prompt.stop and answer_format is None:
         limits["stop"] = list(prompt.stop)
-    if prompt.compact_json and request.get("response_format", {}).get("type") == "json_schema":
+    if prompt.compact_json and answer_format is not None and answer_format.get("type") == "json_schema":
         limits["compact_json"] = True
     return limits
 
