@@ -19,7 +19,7 @@ The map (docs/architecture.md has the whole of it, and tests/test_layers.py chec
 import os as _os
 
 from ._config import LLMFunc, ResolverConfig
-from ._decide.resolver import Resolver
+from ._decide.resolver import OpenDomainResolver, Resolver
 from ._errors import LightRAGResolveError
 from ._lightrag.rag import ResolvingLightRAG
 from ._lightrag.retrieval import Retrieval
@@ -39,6 +39,7 @@ __all__ = [
     "LLMFunc",
     "LightRAGResolveError",
     "Message",
+    "OpenDomainResolver",
     "Prompt",
     "ReferenceAnswer",
     "RejectedReason",

@@ -1,4 +1,4 @@
-"""The resolver's measured design constants, and the open-domain profile.
+"""The resolver's measured design constants.
 
 ``ResolverConfig`` holds what a user chooses (models, timeouts, caps, hooks).
 What was measured lives here instead: the constants the design was tuned to
@@ -6,11 +6,8 @@ What was measured lives here instead: the constants the design was tuned to
 configuration's). ``Resolver(config, tuning=...)`` takes one. The alternatives
 that measured as no gain are the evaluation harness's
 (``lightrag_resolve.eval.Experiment``); docs/findings.md says what each measured.
-
-The one alternative a user may want is a profile: ``ResolverTuning.open_domain()``
-asks a resolved reference for a standalone question and fuses the two searches,
-which gained on an open-domain corpus (MTRAG) and cost calls for nothing on a
-company's own knowledge base.
+The one alternative a user may want, the open-domain profile, is a policy
+object of its own (``OpenDomainResolver``), not a switch here.
 """
 
 from __future__ import annotations
@@ -22,15 +19,14 @@ __all__ = ["ResolverTuning"]
 
 @dataclass(frozen=True, kw_only=True)
 class ResolverTuning:
-    """Measured constants and alternatives of the resolver; the defaults are what measured best.
+    """Measured constants of the resolver; the defaults are what measured best.
 
     ``history_message_words``: words kept per earlier message (150).
     ``reply_context_words``: how many last words of the assistant's question
     (and of the visitor's message before it) a short reply carries into its
     retrieval text (40; 0 turns the context off, contract §5.6).
     ``max_name_words``: the longest name the reference check may add (6).
-    ``fuse_standalone_question`` is the open-domain profile (§5.10,
-    ``open_domain()``). The alternatives that measured as a loss or no gain
+    The alternatives that measured as a loss or no gain
     (the routing's, the no-call shortcuts', and retrieval's ``fuse_raw_search``,
     §5.5, and ``answer_on_resolved_text``, §5.11) are the evaluation harness's
     (``lightrag_resolve.eval.Experiment``).
@@ -39,7 +35,6 @@ class ResolverTuning:
     history_message_words: int = 150
     reply_context_words: int = 40
     max_name_words: int = 6
-    fuse_standalone_question: bool = False
 
     def __post_init__(self) -> None:
         for spec in fields(self):
@@ -49,11 +44,6 @@ class ResolverTuning:
                     raise TypeError(f"ResolverTuning.{spec.name} must be a bool, got {value!r}")
             elif isinstance(value, bool) or not isinstance(value, int) or value < _LEAST[spec.name]:
                 raise ValueError(f"ResolverTuning.{spec.name} must be an int >= {_LEAST[spec.name]}, got {value!r}")
-
-    @classmethod
-    def open_domain(cls) -> ResolverTuning:
-        """The profile for an open-domain corpus: a resolved reference's search fused with a standalone question."""
-        return cls(fuse_standalone_question=True)
 
 
 _LEAST = {"history_message_words": 1, "reply_context_words": 0, "max_name_words": 1}

@@ -14,6 +14,7 @@ PUBLIC = [
     "LLMFunc",
     "LightRAGResolveError",
     "Message",
+    "OpenDomainResolver",
     "Prompt",
     "ReferenceAnswer",
     "RejectedReason",

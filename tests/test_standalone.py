@@ -14,7 +14,7 @@ import pytest
 
 from conversations import SHOPS
 from fakes import ScriptedLLM, reference_json
-from lightrag_resolve import Message, Resolution, Resolver, ResolverConfig, Turn
+from lightrag_resolve import Message, OpenDomainResolver, Resolution, Resolver, ResolverConfig, Turn
 from lightrag_resolve._lightrag.fusion import fuse_chunks
 from lightrag_resolve._enforce import standalone_question
 from test_fusion import count_vector_searches, ids, naive_param, plain_chunks, with_product_sheets
@@ -96,7 +96,7 @@ def test_a_missing_or_refused_question_costs_the_fusion_only(question):
 
 
 def test_the_question_is_read_with_the_resolvers_text_parser():
-    class Shop(Resolver):
+    class Shop(OpenDomainResolver):
         def parse_text(self, output):
             return output.removeprefix(">> ")
 

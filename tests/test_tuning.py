@@ -1,4 +1,4 @@
-"""The measured constants (``_tuning``) and the harness's retrieval alternatives: defaults, validation, the profile."""
+"""The measured constants (``_tuning``), the harness's switches, and the open-domain profile (a policy object)."""
 
 from __future__ import annotations
 
@@ -8,12 +8,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from lightrag_resolve import Resolution, Resolver, ResolverConfig, ResolverTuning, Retrieval
-from lightrag_resolve.eval import Experiment, ExperimentRetrieval, experiment_retrieval
+from lightrag_resolve import OpenDomainResolver, Resolution, Resolver, ResolverConfig, ResolverTuning, Retrieval, Turn
+from lightrag_resolve.eval import Experiment, ExperimentRetrieval, experiment_resolver, experiment_retrieval
 
-SWITCHES = ("fuse_standalone_question",)
-MOVED = ("fuse_raw_search", "answer_on_resolved_text")
-"""The retrieval alternatives that measured as no gain: the harness's ``Experiment`` switches (issue 41)."""
+MOVED = ("fuse_raw_search", "answer_on_resolved_text", "fuse_standalone_question")
+"""The harness's ``Experiment`` switches that were the core's: the retrieval alternatives that measured as no gain,
+and the open-domain profile, which the core has as a policy object (``OpenDomainResolver``, issue 41)."""
 LEAST = {"history_message_words": 1, "reply_context_words": 0, "max_name_words": 1}
 """Each count and the least value the module accepts for it."""
 
@@ -21,12 +21,11 @@ LEAST = {"history_message_words": 1, "reply_context_words": 0, "max_name_words":
 def test_the_defaults_are_what_measured_best():
     tuning = ResolverTuning()
     assert (tuning.history_message_words, tuning.reply_context_words, tuning.max_name_words) == (150, 40, 6)
-    assert not any(getattr(tuning, name) for name in SWITCHES)
     assert not any(getattr(Experiment(), name) for name in MOVED)
 
 
-def test_the_tuning_has_exactly_the_switches_and_counts_tested_here():
-    assert {spec.name for spec in dataclasses.fields(ResolverTuning)} == set(SWITCHES) | set(LEAST)
+def test_the_tuning_has_exactly_the_counts_tested_here():
+    assert {spec.name for spec in dataclasses.fields(ResolverTuning)} == set(LEAST)
     assert set(MOVED) <= {spec.name for spec in dataclasses.fields(Experiment)}
 
 
@@ -41,13 +40,13 @@ def test_a_tuning_is_frozen_and_keyword_only():
 # ---- the switches --------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("kind", "name"), [(ResolverTuning, n) for n in SWITCHES] + [(Experiment, n) for n in MOVED])
+@pytest.mark.parametrize(("kind", "name"), [(Experiment, n) for n in MOVED])
 @pytest.mark.parametrize("value", [True, False])
 def test_a_switch_takes_a_bool(kind, name, value):
     assert getattr(kind(**{name: value}), name) is value
 
 
-@pytest.mark.parametrize(("kind", "name"), [(ResolverTuning, n) for n in SWITCHES] + [(Experiment, n) for n in MOVED])
+@pytest.mark.parametrize(("kind", "name"), [(Experiment, n) for n in MOVED])
 @pytest.mark.parametrize("value", [1, 0, "yes", "", None, 1.0])
 def test_a_switch_refuses_anything_but_a_bool_with_its_name(kind, name, value):
     with pytest.raises(TypeError, match=f"ResolverTuning.{name} must be a bool"):
@@ -105,18 +104,30 @@ def test_a_count_that_is_not_an_int_is_refused(name, value):
 # ---- the open-domain profile ----------------------------------------------------------------------
 
 
-def test_the_open_domain_profile_fuses_a_standalone_question_and_changes_nothing_else():
-    profile = ResolverTuning.open_domain()
-    assert isinstance(profile, ResolverTuning) and profile.fuse_standalone_question is True
-    assert dataclasses.replace(profile, fuse_standalone_question=False) == ResolverTuning()
+def _turn() -> Turn:
+    history = [{"role": "assistant", "content": "Pulse POS syncs stock."}]
+    return Turn.from_history("Which retailers run it?", history, mode="naive")
+
+
+def test_the_open_domain_profile_is_a_resolver_that_gives_the_restatement_as_its_question():
+    profile = OpenDomainResolver()
+    assert isinstance(profile, Resolver) and profile.tuning == ResolverTuning()
+    assert profile.standalone_question(_turn(), "Which retailers run Pulse POS?") == "Which retailers run Pulse POS?"
+    assert Resolver().standalone_question(_turn(), "Which retailers run Pulse POS?") is None
+
+
+def test_the_harness_switch_builds_the_open_domain_profile():
+    assert type(experiment_resolver(None, Experiment(fuse_standalone_question=True))) is OpenDomainResolver
+    for tuning in (None, ResolverTuning(), Experiment()):
+        assert type(experiment_resolver(None, tuning)) is Resolver
 
 
 def test_a_resolver_takes_a_tuning_and_refuses_anything_else():
-    profile = ResolverTuning.open_domain()
-    assert Resolver(tuning=profile).tuning is profile
+    tuning = ResolverTuning(max_name_words=4)
+    assert Resolver(tuning=tuning).tuning is tuning and OpenDomainResolver(tuning=tuning).tuning is tuning
     assert Resolver().tuning == ResolverTuning()
     with pytest.raises(TypeError, match="tuning must be a ResolverTuning"):
-        Resolver(tuning={"fuse_standalone_question": True})  # type: ignore[arg-type]
+        Resolver(tuning={"max_name_words": 4})  # type: ignore[arg-type]
 
 
 # ---- what a user chooses, and what was measured --------------------------------------------------

@@ -92,7 +92,7 @@ def _keywords(policy: Policy, turn: Turn, safe: Resolution, text: str) -> Resolu
 
 def reference_outcome(policy: Policy, turn: Turn, reply: ModelReply, model: str | None) -> Resolution:
     """The reference check's outcome, restated, given keywords and a standalone question from its one answer."""
-    tuning = policy.tuning
+    max_name_words = policy.tuning.max_name_words
     checked, proposed, answer = _decision(policy, turn, reply, model)
     if answer is None:
         return checked
@@ -105,14 +105,15 @@ def reference_outcome(policy: Policy, turn: Turn, reply: ModelReply, model: str 
             turn,
             restatement,
             max_words=policy.config.max_query_words,
-            max_name_words=tuning.max_name_words,
+            max_name_words=max_name_words,
             may_lead=checked.fallback_reason != "ambiguous",
         )
     checked = _named_by_answer(policy, turn, checked, answer)
     if checks_first(turn):
         checked = _with_keywords(policy, turn, checked, answer)
-    if tuning.fuse_standalone_question and checked.query != checked.original_query:
-        question = standalone_question(turn, restatement, max_name_words=tuning.max_name_words)
+    if checked.query != checked.original_query:
+        asked = policy.read(lambda text: policy.standalone_question(turn, text), restatement)
+        question = standalone_question(turn, asked, max_name_words=max_name_words)
         if question is not None:
             checked = replace(checked, standalone_question=question)
     return checked

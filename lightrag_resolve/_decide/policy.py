@@ -38,10 +38,11 @@ class Policy:
     assistant), ``points_back`` (may a longer follow-up refer to the conversation),
     ``keyword_prompt``/``parse_keywords``,
     ``text_prompt``/``parse_text``, and ``reference_prompt``/``reference_schema``/``parse_reference``
-    (its restatement read with ``parse_text``). ``route_rules`` and
+    (its restatement read with ``parse_text``), and ``standalone_question`` (none by
+    default; the open-domain profile's, ``OpenDomainResolver``). ``route_rules`` and
     ``shortcuts`` are the routing rules (contract §3) and the no-call
     shortcuts of ``naive`` mode the pipeline runs, in order. ``tuning`` holds
-    the measured constants and the open-domain profile (``ResolverTuning``).
+    the measured constants (``ResolverTuning``).
     """
 
     route_rules: tuple[RouteRule, ...] = ROUTE_RULES
@@ -123,6 +124,16 @@ class Policy:
     def parse_reference(self, output: str) -> ReferenceAnswer | None:
         """Read the check's JSON answer (or ``RESOLVE: <name>``, ``KEEP``, ``AMBIGUOUS``); ``None`` when unreadable."""
         return parse_reference_answer(output)
+
+    def standalone_question(self, turn: Turn, restatement: str | None) -> str | None:
+        """The question a resolved reference's chunk search is also fused with (contract §5.10): none.
+
+        Asked only for a follow-up the check changed, with the check's
+        restatement as ``parse_text`` read it; what it returns is held to the
+        rules of a rewrite before it is recorded (``standalone_question`` on
+        the ``Resolution``). ``OpenDomainResolver`` returns the restatement.
+        """
+        return None
 
     # ---- asking and reading, for the resolvers ----------------------------
 

@@ -4,6 +4,8 @@ Subclass it for a tenant-specific gate, a domain prompt or another output
 format (the override points are documented on ``Policy``); give the instance
 to ``ResolvingLightRAG(resolver=...)``. ``route``, ``run`` and ``resolve``
 hand the turn to the one pipeline (``pipeline``), as LightRAG's entry points do.
+``OpenDomainResolver`` is the one profile a user may choose because it
+measured as a gain somewhere (contract §5.10).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from .pipeline import resolve_turn, route_turn, run_path
 from .policy import Policy
 from .route import GRAPH_MODES, Route
 
-__all__ = ["GRAPH_MODES", "Resolver"]
+__all__ = ["GRAPH_MODES", "OpenDomainResolver", "Resolver"]
 
 
 class Resolver(Policy):
@@ -26,8 +28,9 @@ class Resolver(Policy):
     ``keyword_prompt``/``parse_keywords``, ``text_prompt``/``parse_text``,
     ``reference_prompt``/``reference_schema``/``parse_reference``; and the
     routing data, ``route_rules`` (contract §3) and ``shortcuts`` (the no-call
-    outcomes of ``naive`` mode). ``tuning`` holds the measured constants and
-    the open-domain profile (``ResolverTuning``).
+    outcomes of ``naive`` mode); ``standalone_question`` (the open-domain
+    profile's, ``OpenDomainResolver``). ``tuning`` holds the measured
+    constants (``ResolverTuning``).
     """
 
     def route(self, turn: Turn, *, enabled: bool, caller_keywords: bool = False) -> Route:
@@ -63,3 +66,18 @@ class Resolver(Policy):
             reference_llm=reference_llm,
             reference_model=reference_model,
         )
+
+
+class OpenDomainResolver(Resolver):
+    """The open-domain profile: a resolved reference's chunk search is also fused with a standalone question.
+
+    The question is the check's own restatement, held to the rules of a
+    rewrite (contract §5.10); no call is added. It gained on an open-domain
+    corpus of long documents (MTRAG's follow-ups: above the ``prose``
+    baseline) and changed no hit on a company's own knowledge base (the
+    bundled sample), so ``Resolver`` leaves it off. Subclass it as ``Resolver``.
+    """
+
+    def standalone_question(self, turn: Turn, restatement: str | None) -> str | None:
+        """The check's restatement, as the question to fuse with."""
+        return restatement

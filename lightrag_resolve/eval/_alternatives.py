@@ -20,6 +20,10 @@ them. ``Experiment`` is a ``ResolverTuning`` with their switches, which
   words (as often right by the fact judge on the sample, more often on the multilingual set, mostly by
   copying the conversation back; worse read blind on both, 9 pairs to 16).
 
+``fuse_standalone_question`` is no alternative of the lab but the open-domain
+profile a user chooses (``OpenDomainResolver``, §5.10); the switch builds it,
+so its runs are measured by the same name as before.
+
 ``restate_references`` is recorded for the results headers of earlier runs;
 the restatement (§5.9) is the core's behaviour, and turning it off is refused.
 """
@@ -29,7 +33,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from lightrag_resolve import Resolution, Resolver, ResolverConfig, ResolverTuning, Retrieval, Turn
+from lightrag_resolve import (
+    OpenDomainResolver,
+    Resolution,
+    Resolver,
+    ResolverConfig,
+    ResolverTuning,
+    Retrieval,
+    Turn,
+)
 
 __all__ = ["Experiment", "ExperimentRetrieval", "experiment_resolver", "experiment_retrieval"]
 
@@ -46,6 +58,7 @@ class Experiment(ResolverTuning):
     rewrite_picked_replies: bool = False
     fuse_raw_search: bool = False
     answer_on_resolved_text: bool = False
+    fuse_standalone_question: bool = False
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -72,7 +85,7 @@ def experiment_resolver(config: ResolverConfig | None, tuning: ResolverTuning | 
     """The ``Resolver`` of ``config`` and ``tuning``, with the routing ``tuning`` describes when it is an ``Experiment``."""
     if not isinstance(tuning, Experiment):
         return Resolver(config, tuning=tuning)
-    resolver = Resolver(config, tuning=tuning)
+    resolver = (OpenDomainResolver if tuning.fuse_standalone_question else Resolver)(config, tuning=tuning)
     rules = list(_without(resolver.route_rules, *(["stands_alone"] if tuning.check_every_follow_up else [])))
     if not tuning.reference_in_naive:  # before stands_alone, as contract §3 applied it
         names = [rule.__name__ for rule in rules]
