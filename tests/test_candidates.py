@@ -61,6 +61,13 @@ def test_a_word_that_only_starts_sentences_is_not_a_name():
     assert found.names == ("Pivotane",)
 
 
+def test_a_function_word_with_a_clitic_is_not_a_name_but_a_name_with_an_apostrophe_is():
+    # doc2dial: "I'm" was a dialogue's sole candidate, and the follow-up was searched as "I'm — …".
+    found = collect_candidates(window("What if I don't pay?", "Yes, I'm sure. I've read that It's Kadoro's plan."))
+    assert found.names == ("Kadoro",)
+    assert collect_candidates(window("And them?", "O'Brien Consulting works with us.")).names == ("O'Brien Consulting",)
+
+
 def test_graph_known_names_and_quoted_terms_are_candidates():
     text = 'Our loyalty terminal runs the "points booster" offer for boutiques alcyne.'
     found = collect_candidates(window(text), known_names=["loyalty terminal", "boutiques alcyne"])
