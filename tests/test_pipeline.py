@@ -8,7 +8,8 @@ import pytest
 from fakes import ScriptedLLM, keyword_json
 from lightrag_resolve import Message, Resolution, Resolver, ResolverConfig, Turn
 from lightrag_resolve._decide.route import fall_back, untouched
-from lightrag_resolve._decide.pipeline import reporting, resolve_turn, route_turn, run_path
+from lightrag_resolve._decide.pipeline import resolve_turn, route_turn, run_path
+from lightrag_resolve._observe.report import reporting
 from traced_spans import attrs
 
 HISTORY = (
@@ -60,7 +61,7 @@ def test_deciding_records_the_outcome_on_the_query_span_and_reports_it(traced):
     seen: list[Resolution] = []
     resolver = Resolver(traced.config(on_resolution=seen.append))
     kept = fall_back(untouched(turn(), "keywords"), "timeout")
-    with reporting(resolver, turn()) as (_, reported):
+    with reporting(resolver.config, turn()) as (_, reported):
         assert seen == []
         reported(kept)
     assert seen == [kept]

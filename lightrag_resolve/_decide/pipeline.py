@@ -6,22 +6,20 @@ points take its two halves apart (``route_turn``, then ``run_path``), because
 a reference in ``naive`` mode is checked beside a speculative search. The
 pipeline is given a ``Policy`` and calls its override points; nothing here
 calls back up. The span, the log line and the ``on_resolution`` hook see
-every decision the same way (``reporting``).
+every decision the same way (``_observe.report.reporting``).
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any
 
 from .._config import LLMFunc
 from .._model.call import ModelReply, response_format
 from .._model.prompts import keyword_schema
-from .._observe.report import report
-from .._observe.tracing import QuerySpan, query_span, resolver_span
+from .._observe.report import reporting
+from .._observe.tracing import resolver_span
 from .._resolution import Resolution, ResolutionPath
 from .._turn.conversation import Turn
 from .._turn.graph_names import with_graph_names
@@ -29,10 +27,7 @@ from .outcome import reference_outcome, short_reply_outcome
 from .policy import Policy
 from .route import Route, RouteFacts, checks_first, route, settle
 
-__all__ = ["Reported", "reporting", "resolve_turn", "route_turn", "run_path"]
-
-Reported = Callable[[Resolution], None]
-"""Called once a turn's resolution is known, before retrieval runs (so a failing retrieval still shows it)."""
+__all__ = ["resolve_turn", "route_turn", "run_path"]
 
 
 def _facts(policy: Policy, turn: Turn, **switches: Any) -> RouteFacts:
@@ -102,18 +97,6 @@ async def _ask(policy: Policy, path: ResolutionPath, turn: Turn, llm: LLMFunc) -
     return await policy.ask("reference", policy.reference_prompt, turn, llm, timeout, **fmt)
 
 
-@contextmanager
-def reporting(policy: Policy, turn: Turn) -> Iterator[tuple[QuerySpan, Reported]]:
-    """The turn's query span, and what to call once its resolution is known: the span, the log and the hook."""
-    with query_span(policy.config, turn) as span:
-
-        def reported(resolution: Resolution) -> None:
-            span.record(resolution)
-            report(resolution, policy.config)
-
-        yield span, reported
-
-
 async def resolve_turn(
     policy: Policy,
     turn: Turn,
@@ -132,7 +115,7 @@ async def resolve_turn(
 
     The reference check asks ``reference_llm`` (``llm`` when ``None``).
     """
-    with reporting(policy, turn) as (_, reported):
+    with reporting(policy.config, turn) as (_, reported):
         path = route_turn(
             policy, turn, enabled=enabled, caller_keywords=caller_keywords, searched_by_lightrag=searched_by_lightrag
         )

@@ -19,9 +19,10 @@ from typing import Any, Concatenate, ParamSpec, TypeVar, cast
 from lightrag import LightRAG, QueryParam
 
 from .._config import ResolverConfig
-from .._decide.pipeline import reporting, route_turn, run_path
+from .._decide.pipeline import route_turn, run_path
 from .._decide.resolver import Resolver
 from .._decide.route import Route
+from .._observe.report import reporting
 from .._resolution import Resolution, ResolutionPath, Resolved
 from .._turn.conversation import Turn
 from .retrieval import Retrieval, retrieve_beside_check, retrieve_resolved
@@ -176,7 +177,7 @@ class ResolvingLightRAG(AnswerHooks, LightRAG):  # type: ignore[misc]  # LightRA
     ) -> Resolution:
         """Decide how this turn would be retrieved, without retrieving."""
         turn = self._turn(query, param)
-        with reporting(self.query_resolver, turn) as (_, reported):
+        with reporting(self.query_resolver.config, turn) as (_, reported):
             path = self._route(turn, param, resolve)
             resolution = path if isinstance(path, Resolution) else await self._run(path, turn)
             reported(resolution)
@@ -200,7 +201,7 @@ class ResolvingLightRAG(AnswerHooks, LightRAG):  # type: ignore[misc]  # LightRA
             _check_given(given, query, param, resolve)
         resolver = self.query_resolver
         retrieval = self.retrieval
-        with reporting(resolver, turn) as (span, reported):
+        with reporting(resolver.config, turn) as (span, reported):
             if given is not None:  # decided (and reported) when it was made; retrieved the same way
                 resolution = given
                 span.record(resolution)

@@ -24,8 +24,8 @@ from typing import Any, TypeVar
 
 from lightrag import QueryParam
 
-from .._decide.pipeline import Reported
 from .._decide.route import check_raised, checks_first
+from .._observe.report import Reported
 from .._resolution import Resolution
 from .._turn.conversation import Turn
 from .answer_prompt import AnswerWords

@@ -27,7 +27,6 @@ __all__ = ["hold_answer", "search_beside_check", "settle"]
 logger = logging.getLogger("lightrag_resolve")
 
 T = TypeVar("T")
-K = TypeVar("K")
 
 
 def hold_answer(

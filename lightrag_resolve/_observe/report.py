@@ -1,15 +1,41 @@
-"""Telling the application what was decided: the library logger and the caller's hook."""
+"""Telling the application what was decided: the query's span, the library logger and the caller's hook.
+
+``reporting`` is what every entry point wraps a turn in: the span, the log
+line and the ``on_resolution`` hook see every decision the same way.
+"""
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
 from .._config import ResolverConfig
 from .._resolution import Resolution
+from .tracing import QuerySpan, query_span
 
-__all__ = ["report"]
+if TYPE_CHECKING:
+    from .._turn.conversation import Turn
+
+__all__ = ["Reported", "report", "reporting"]
 
 logger = logging.getLogger("lightrag_resolve")
+
+Reported = Callable[[Resolution], None]
+"""Called once a turn's resolution is known, before retrieval runs (so a failing retrieval still shows it)."""
+
+
+@contextmanager
+def reporting(config: ResolverConfig, turn: Turn) -> Iterator[tuple[QuerySpan, Reported]]:
+    """The turn's query span, and what to call once its resolution is known: the span, the log and the hook."""
+    with query_span(config, turn) as span:
+
+        def reported(resolution: Resolution) -> None:
+            span.record(resolution)
+            report(resolution, config)
+
+        yield span, reported
 
 
 def report(resolution: Resolution, config: ResolverConfig) -> None:
