@@ -410,6 +410,20 @@ def test_a_kept_follow_up_whose_answer_names_two_candidates_is_led_by_neither():
     assert resolution.query == ASK and resolution.entity is None and resolution.decision == "keep"
 
 
+def test_a_name_inside_the_longer_one_the_answer_names_counts_once():
+    # The bundled sample's fr-ref-08: "Pivotane Bootcamp" as the name, "Pivotane" among the keywords.
+    history = (
+        Message(role="user", content="How do I train my planners?"),
+        Message(role="assistant", content="Orbit, our planning suite, has a course: the Orbit Academy, in two levels."),
+    )
+    asked = "In which cities does this course run?"
+    answer = keyworded("KEEP", name="Orbit Academy", ll=("Orbit", "Academy", "cities"))
+    resolution = run(
+        Resolver().resolve(turn(asked, mode="mix", history=history), llm=ScriptedLLM(replies={"reference": answer}))
+    )
+    assert resolution.entity == "Orbit Academy" and resolution.query == f"Orbit Academy — {asked}"
+
+
 # ---- names the whole conversation made (issue 40, contract §5.3, §5.4) -------------------------------
 
 EARLIER_PRODUCT = (

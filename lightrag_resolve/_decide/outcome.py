@@ -200,7 +200,10 @@ def _answer_mentions(policy: Policy, turn: Turn, answer: ReferenceAnswer) -> tup
         key = (turn.candidates.matching(name) or name).casefold()
         if name and not contains_phrase(turn.query, name):
             distinct.setdefault(key, name)
-    return tuple(distinct.values())
+    found = tuple(distinct.values())
+    # A name inside a longer one the answer names counts once, as within one text (Candidates.mentioned_in):
+    # "Pivotane Bootcamp" as the name and "Pivotane" among the keywords (the bundled sample's fr-ref-08).
+    return tuple(name for name in found if not any(other != name and contains_phrase(other, name) for other in found))
 
 
 def _with_keywords(policy: Policy, turn: Turn, checked: Resolution, answer: ReferenceAnswer) -> Resolution:
