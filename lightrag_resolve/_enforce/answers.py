@@ -72,6 +72,9 @@ _LABEL = re.compile(
 
 
 QUOTES = "\"'`“”‘’«» "
+_SEPARATORS = ",;:、，；： "
+"""What no answer starts or ends with: the local model, decoding JSON without blanks, wrote ``"query":", Bildung"``
+(the multilingual set's short replies, issue 42's compact answer)."""
 
 
 def is_none_answer(text: str) -> bool:
@@ -124,8 +127,9 @@ class TextOutcome:
 
 
 def answer_line(output: str) -> str:
-    """A model's answer as one line: its first visible line, cleaned, without a label ("Query:") or quotes."""
-    return _LABEL.sub("", clean_single_line(first_line(output))).strip(QUOTES)
+    """A model's answer as one line: its first visible line, cleaned, without a label ("Query:"), quotes, or a
+    separator at either end (", Bildung")."""
+    return _LABEL.sub("", clean_single_line(first_line(output))).strip(QUOTES).strip(_SEPARATORS).strip(QUOTES)
 
 
 def first_line(text: str) -> str:

@@ -62,6 +62,14 @@ def test_a_question_label_is_removed_like_a_query_label(label):
     assert enforce_text_query(f"{label}: German course B1", company_name=None, max_words=8).query == "German course B1"
 
 
+@pytest.mark.parametrize(
+    "written", [", Bildung", "Bildung,", "; Bildung", "，Bildung", "Query: , Bildung", '", Bildung"']
+)
+def test_a_separator_at_either_end_of_an_answer_is_dropped(written):
+    # The local model, decoding JSON without blanks, wrote {"query":", Bildung"} (the multilingual set).
+    assert enforce_text_query(written, company_name=None, max_words=8).query == "Bildung"
+
+
 def test_scaffold_detection_in_english_and_french():
     for text in [
         "1. Health",
