@@ -27,7 +27,7 @@ EXTRAS = ("server", "cli", "eval", "local", "demo", "sample")
 MAX_LINES = 400
 MAX_TOP_LEVEL_MODULES = 15
 MAX_CORE_LINES = 6_920
-"""A ratchet near today's size (6,903 lines, 2026-12-07: the open-domain profile became a policy object of its own);
+"""A ratchet near today's size (6,917 lines, 2026-12-07: the open-domain profile became a policy object of its own);
 issue 41 asked for 5,000, which is not met."""
 
 
