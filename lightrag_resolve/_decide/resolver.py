@@ -73,9 +73,10 @@ class OpenDomainResolver(Resolver):
 
     The question is the check's own restatement, held to the rules of a
     rewrite (contract §5.10); no call is added. It gained on an open-domain
-    corpus of long documents (MTRAG's follow-ups: above the ``prose``
-    baseline) and changed no hit on a company's own knowledge base (the
-    bundled sample), so ``Resolver`` leaves it off. Subclass it as ``Resolver``.
+    corpus of long documents (MTRAG's follow-ups, level with the ``prose``
+    baseline), changed no hit on a company's own knowledge base (the bundled
+    sample) and lost two of doc2dial's, so ``Resolver`` leaves it off.
+    Subclass it as ``Resolver``.
     """
 
     def standalone_question(self, turn: Turn, restatement: str | None) -> str | None:
