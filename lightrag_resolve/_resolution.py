@@ -57,7 +57,7 @@ class Resolution:
     query added to a follow-up that points back at something the reference
     check could not name (contract §5.9). ``standalone_question`` is the
     question a resolved reference's chunk search was fused with
-    (``ResolverTuning.fuse_standalone_question``, contract §5.10); the text stays ``query``.
+    (the open-domain profile, ``OpenDomainResolver``, contract §5.10); the text stays ``query``.
     ``ll_keywords`` and
     ``hl_keywords`` are both empty (LightRAG extracts its own) or both filled;
     the constructor refuses anything else, so no code path can hand LightRAG

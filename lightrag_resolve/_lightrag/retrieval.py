@@ -53,7 +53,7 @@ class Retrieval:
     def fused_with(self, resolution: Resolution) -> str | None:
         """The text a resolved reference's chunk search is fused with (contract §5.5, §5.10), or ``None``.
 
-        The standalone question on the record (``ResolverTuning.open_domain()``), else none. Only a
+        The standalone question on the record (``OpenDomainResolver``), else none. Only a
         resolved reference is asked; the visitor's words (``resolution.original_query``) reuse the
         speculative search's chunks where ``records_speculative_search`` kept them.
         """
