@@ -212,9 +212,13 @@ def _with_keywords(policy: Policy, turn: Turn, checked: Resolution, answer: Refe
     Without them LightRAG extracts its own, as it would without this library.
     """
     config = policy.config
-    outcome = enforce_keywords(
-        answer.ll_raw, answer.hl_raw, max_ll=config.max_ll_keywords, max_hl=config.max_hl_keywords
-    )
+    # EXPERIMENT: LightRAG's keywords from the resolved text, as its extraction would read it
+    own = content_words(turn.query)
+    named = [checked.entity] if checked.entity else []
+    restated = list(content_words(checked.restatement)) if checked.restatement else []
+    ll = [*named, *own, *restated] or list(content_words(checked.query))
+    hl = [*own, *restated] or ll
+    outcome = enforce_keywords(ll, hl, max_ll=config.max_ll_keywords, max_hl=config.max_hl_keywords)
     if outcome.fallback_reason is not None:
         return checked
     in_conversation = ground_keywords(

@@ -119,7 +119,7 @@ class Policy:
 
     def _keyword_caps(self, turn: Turn) -> tuple[int, int] | None:
         """The keyword lists' caps where the check gives LightRAG's keywords (graph modes), else ``None``."""
-        return (self.config.max_ll_keywords, self.config.max_hl_keywords) if checks_first(turn) else None
+        return None  # EXPERIMENT: the check asks no keywords; the code builds them from the resolved text
 
     def parse_reference(self, output: str) -> ReferenceAnswer | None:
         """Read the check's JSON answer (or ``RESOLVE: <name>``, ``KEEP``, ``AMBIGUOUS``); ``None`` when unreadable."""
