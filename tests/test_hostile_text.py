@@ -206,7 +206,7 @@ def test_a_leading_line_of_invisible_characters_or_a_bom_does_not_hide_the_answe
     resolution, _ = resolve(turn("Which retailers already run it?", history), "\ufeffRESOLVE: Pulse POS")
     assert resolution.entity == "Pulse POS"
     keep, _ = resolve(turn("Which retailers already run it?", history), "\u200b\n\ufeffKEEP")
-    assert keep.fallback_reason == "keep"
+    assert keep.decision == "keep" and keep.entity is None
     assert parse_keyword_answer("NONE\u200b") == parse_keyword_answer("NONE")
 
 

@@ -26,9 +26,9 @@ EXTRAS = ("server", "cli", "eval", "local", "demo", "sample")
 """Subpackages over the public API; the rest is the core."""
 MAX_LINES = 400
 MAX_TOP_LEVEL_MODULES = 15
-MAX_CORE_LINES = 6_920
-"""A ratchet near today's size (6,917 lines, 2026-12-07: the open-domain profile became a policy object of its own);
-issue 41 asked for 5,000, which is not met."""
+MAX_CORE_LINES = 6_970
+"""A ratchet near today's size (6,962 lines, 2026-12-07: the open-domain profile as a policy object, the keywords of a
+message's own words, Chinese content words); issue 41 asked for 5,000, which is not met."""
 
 
 def _layers() -> list[tuple[str, ...]]:

@@ -39,8 +39,8 @@ FALLBACKS = [
     ("keywords", "mix", "Santé", "NONE", "empty"),
     ("keywords", "mix", "Santé", keyword_json(["Offre Santé"], []), "incomplete"),
     ("text", "naive", "Santé", "The visitor wants Santé", "scaffold"),
-    ("reference", "mix", REFERENCE_QUERY, "KEEP", "keep"),
-    ("reference", "mix", REFERENCE_QUERY, "AMBIGUOUS", "ambiguous"),
+    ("reference", "naive", REFERENCE_QUERY, "KEEP", "keep"),  # in graph modes its own words stand in
+    ("reference", "naive", REFERENCE_QUERY, "AMBIGUOUS", "ambiguous"),
     ("reference", "mix", REFERENCE_QUERY, "RESOLVE: Orbit CRM", "rejected:not_in_history"),
 ]
 
@@ -192,7 +192,8 @@ HISTORY_DICTS = [{"role": message.role, "content": message.content} for message 
 QUERIES = [
     ("keywords", "mix", "Santé", keyword_json(["Offre Santé"], ["santé"]), True),
     ("reference", "mix", REFERENCE_QUERY, "RESOLVE: Pulse POS", True),
-    ("reference", "hybrid", REFERENCE_QUERY, "KEEP", False),
+    ("reference", "hybrid", REFERENCE_QUERY, "KEEP", True),  # the message's own words stand in as keywords
+    ("reference", "hybrid", REFERENCE_QUERY, RuntimeError("model down: the check"), False),
     ("keywords", "local", "Santé", RuntimeError("model down: Santé"), False),
 ]
 

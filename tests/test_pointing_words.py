@@ -245,7 +245,7 @@ def test_a_pointing_follow_up_still_meets_the_check():
 
 def test_the_switch_checks_every_follow_up():
     llm = ScriptedLLM(replies={"reference": "KEEP"})
-    resolution = asyncio.run(tuned(check_every_follow_up=True).resolve(turn(STANDS_ALONE), llm=llm))
+    resolution = asyncio.run(tuned(check_every_follow_up=True).resolve(turn(STANDS_ALONE, "naive"), llm=llm))
     assert llm.roles() == ["reference"] and resolution.fallback_reason == "keep"
 
 

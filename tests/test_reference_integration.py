@@ -84,7 +84,12 @@ GRAPH_MODES = ("local", "global", "hybrid", "mix")
     ("answer", "decision", "query", "ll"),
     [
         (reference_json("KEEP", ll=["retailers"], hl=["retail"]), "keep", ASK, ["retailers"]),
-        (reference_json("RESOLVE", "Pulse POS", ll=["retailers"], hl=["retail"]), "resolve", ENRICHED, ["Pulse POS", "retailers"]),
+        (
+            reference_json("RESOLVE", "Pulse POS", ll=["retailers"], hl=["retail"]),
+            "resolve",
+            ENRICHED,
+            ["Pulse POS", "retailers"],
+        ),
         (
             reference_json("AMBIGUOUS", query="retailers running Pulse POS", ll=["retailers"], hl=["retail"]),
             "ambiguous",
@@ -148,7 +153,7 @@ async def test_a_sole_candidate_is_the_models_evidence_in_mix_and_leads_with_no_
 
 
 @pytest.mark.parametrize(
-    ("answer", "reason"),
+    ("answer", "decision"),
     [
         ("KEEP", "keep"),  # a one-line answer: no keywords
         (reference_json("KEEP"), "keep"),
@@ -156,19 +161,35 @@ async def test_a_sole_candidate_is_the_models_evidence_in_mix_and_leads_with_no_
         (reference_json("KEEP", ll=["retailers"], hl=[]), "keep"),  # one list empty: both or neither
         (reference_json("KEEP", ll=["Lyon", "Zorblax"], hl=["retail"]), "keep"),  # none grounded in the turn
         (reference_json("AMBIGUOUS", ll=["The visitor asks about retailers"], hl=["retail"]), "ambiguous"),  # scaffold
-        (reference_json("RESOLVE", "Helix", ll=["retailers"], hl=["retail"]), "rejected:company"),  # a refused name
     ],
 )
-async def test_keywords_that_fail_their_checks_leave_lightrag_to_extract_its_own(make_rag, monkeypatch, answer, reason):
+async def test_keywords_that_fail_their_checks_give_way_to_the_messages_own_words_in_one_call(
+    make_rag, monkeypatch, answer, decision
+):
     spy = RetrievalSpy(monkeypatch)
     llm = scripted(answer)
     rag = await make_rag(llm, resolver=tuned(company_name="Helix", check_sole_candidate=True))
     result = await rag.aquery_data(ASK, param())
     resolution = result["metadata"]["resolution"]
-    assert resolution["fallback_reason"] == reason and not resolution["changed"]
+    assert resolution["decision"] == decision and resolution["fallback_reason"] is None and resolution["changed"]
+    assert llm.roles() == ["reference"]  # LightRAG's extraction does not run: what it would keep stands in
+    own = ["retailers", "already", "run"]
+    assert spy.started == [ASK] and result["metadata"]["keywords"] == {"low_level": own, "high_level": own}
+
+
+async def test_a_refused_name_leaves_lightrag_to_extract_its_own(make_rag, monkeypatch):
+    spy = RetrievalSpy(monkeypatch)
+    llm = scripted(reference_json("RESOLVE", "Helix", ll=["retailers"], hl=["retail"]))
+    rag = await make_rag(llm, resolver=tuned(company_name="Helix", check_sole_candidate=True))
+    result = await rag.aquery_data(ASK, param())
+    resolution = result["metadata"]["resolution"]
+    assert resolution["fallback_reason"] == "rejected:company" and not resolution["changed"]
     assert resolution["ll_keywords"] == [] and resolution["hl_keywords"] == []
     assert llm.roles() == ["reference", "lightrag_keywords"]  # as without this library, after the check
-    assert spy.started == [ASK] and result["metadata"]["keywords"] == {"low_level": ["retailers"], "high_level": ["retail"]}
+    assert spy.started == [ASK] and result["metadata"]["keywords"] == {
+        "low_level": ["retailers"],
+        "high_level": ["retail"],
+    }
 
 
 async def test_only_the_grounded_keywords_of_the_check_reach_the_graph_search(make_rag):
@@ -187,7 +208,9 @@ async def test_a_kept_follow_up_whose_keywords_name_the_candidate_retrieves_with
     rag = await make_rag(llm, resolver=CHECKED)
     result = await rag.aquery_data(ASK, param())
     resolution = result["metadata"]["resolution"]
-    assert resolution["decision"] == "resolve" and resolution["entity"] == "Pulse POS" and resolution["query"] == ENRICHED
+    assert (
+        resolution["decision"] == "resolve" and resolution["entity"] == "Pulse POS" and resolution["query"] == ENRICHED
+    )
     assert llm.roles() == ["reference"] and spy.started == [ENRICHED]
     assert result["metadata"]["keywords"] == {"low_level": ["Pulse POS", "retailers"], "high_level": ["retail"]}
 
@@ -211,11 +234,15 @@ async def test_a_failed_check_falls_back_and_lightrag_extracts_its_own(make_rag,
     assert result["metadata"]["keywords"]["low_level"] == ["retailers"]
 
 
-async def test_a_graph_mode_check_slower_than_the_resolver_timeout_falls_back_to_lightrags_extraction(make_rag, monkeypatch):
+async def test_a_graph_mode_check_slower_than_the_resolver_timeout_falls_back_to_lightrags_extraction(
+    make_rag, monkeypatch
+):
     spy = RetrievalSpy(monkeypatch)
     llm = scripted(reference_json("RESOLVE", "Pulse POS", ll=["retailers"], hl=["retail"]), delays={"reference": 30})
     # reference_timeout bounds only the check beside naive mode's search; in graph modes it is the resolver's timeout.
-    rag = await make_rag(llm, resolver=tuned(company_name="Helix", check_sole_candidate=True, timeout=0.1, reference_timeout=60))
+    rag = await make_rag(
+        llm, resolver=tuned(company_name="Helix", check_sole_candidate=True, timeout=0.1, reference_timeout=60)
+    )
     result = await asyncio.wait_for(rag.aquery_data(ASK, param()), 20)
     resolution = result["metadata"]["resolution"]
     assert resolution["fallback_reason"] == "timeout" and resolution["decision"] == "error"
@@ -477,8 +504,12 @@ def test_retrieval_input_is_the_message_or_the_message_plus_one_accepted_name_or
     async def scenario():
         llm = scripted(output)
         rag = ResolvingLightRAG(
-            working_dir=tempfile.mkdtemp(), workspace=uuid.uuid4().hex, llm_model_func=llm,
-            embedding_func=hashed_trigram_embedding(), tokenizer=offline_tokenizer(), enable_llm_cache=False,
+            working_dir=tempfile.mkdtemp(),
+            workspace=uuid.uuid4().hex,
+            llm_model_func=llm,
+            embedding_func=hashed_trigram_embedding(),
+            tokenizer=offline_tokenizer(),
+            enable_llm_cache=False,
             resolver=CHECKED,  # the model is asked, though the window names one candidate: its answer decides
         )
         await rag.initialize_storages()

@@ -293,8 +293,19 @@ def test_the_checks_ungrounded_low_level_keywords_are_recorded_as_dropped():
         '{"decision": "KEEP", "low_level_keywords": "Lyon", "high_level_keywords": 7}',
     ],
 )
-def test_keywords_that_fail_their_checks_leave_the_keep_a_fallback_and_lightrag_to_extract(answer):
+def test_keywords_that_fail_their_checks_give_way_to_the_messages_own_words(answer):
+    # What LightRAG's extraction of the message keeps, without its second call (the multilingual set).
     resolution = run(Resolver().resolve(turn(mode="mix"), llm=ScriptedLLM(replies={"reference": answer})))
+    assert resolution.decision == "keep" and resolution.fallback_reason is None and resolution.query == ASK
+    assert resolution.ll_keywords == ("shops", "Lyon", "already", "use") and resolution.hl_keywords == (
+        "shops",
+        "Lyon",
+        "already",
+    )
+
+
+def test_a_message_without_words_of_its_own_leaves_a_failed_keywords_keep_to_lightrag():
+    resolution = run(Resolver().resolve(turn("Is it?", mode="mix"), llm=ScriptedLLM(replies={"reference": "KEEP"})))
     assert resolution.fallback_reason == "keep" and not resolution.changed and not resolution.has_keywords
 
 

@@ -20,7 +20,10 @@ from tuned import tuned
 
 HISTORY = (
     Message(role="user", content="Quelles offres avez-vous ?"),
-    Message(role="assistant", content="Nous avons une offre Santé, une offre BTP et Pulse POS pour le commerce. Quel secteur ?"),
+    Message(
+        role="assistant",
+        content="Nous avons une offre Santé, une offre BTP et Pulse POS pour le commerce. Quel secteur ?",
+    ),
 )
 
 
@@ -56,7 +59,9 @@ def test_keyword_resolution_adds_the_meaning_to_the_text_and_fills_both_lists():
     llm = ScriptedLLM(replies={"keywords": reply})
     resolution = run(Resolver().resolve(turn("Santé"), llm=llm, model="m"))
     # The same checks as a naive-mode rewrite: the company's name joins the text.
-    assert resolution.query == "offre Santé pour cliniques Helix" and resolution.path == "keywords" and resolution.changed
+    assert (
+        resolution.query == "offre Santé pour cliniques Helix" and resolution.path == "keywords" and resolution.changed
+    )
     # "Vitalis" is named nowhere in the conversation: dropped, and recorded.
     assert resolution.ll_keywords == ("Offre Santé",) and resolution.hl_keywords == ("santé",)
     assert resolution.dropped_keywords == ("Vitalis",)
@@ -100,7 +105,10 @@ def test_a_picked_option_leads_and_the_other_options_go():
 def test_a_naive_reply_that_picks_an_option_of_the_question_needs_no_model():
     asked = (
         Message(role="user", content="How much is the Pulse POS training?"),
-        Message(role="assistant", content="It depends on the plan. Which plan: Essentiel, Croissance or Horizon? I can then say."),
+        Message(
+            role="assistant",
+            content="It depends on the plan. Which plan: Essentiel, Croissance or Horizon? I can then say.",
+        ),
     )
     for reply, option in (("Horizon", "Horizon"), ("Yes, the second one", "Croissance")):
         llm = ScriptedLLM(replies={"text": "NONE"})
@@ -112,7 +120,9 @@ def test_a_naive_reply_that_picks_an_option_of_the_question_needs_no_model():
         assert resolution.context.endswith("Which plan: Essentiel, Croissance or Horizon? I can then say.")
     # With the switch on, or for a reply that answers no question, the model is asked as before.
     llm = ScriptedLLM(replies={"text": "Horizon plan training price"})
-    rewritten = run(tuned(company_name="Helix", rewrite_picked_replies=True).resolve(turn("Horizon", "naive", asked), llm=llm))
+    rewritten = run(
+        tuned(company_name="Helix", rewrite_picked_replies=True).resolve(turn("Horizon", "naive", asked), llm=llm)
+    )
     assert llm.roles() == ["text"] and "Horizon plan training price" in rewritten.query
     told = (Message(role="assistant", content="We sell Pulse POS and Orbit CRM."),)
     llm = ScriptedLLM(replies={"text": "Pulse POS loyalty terminal"})
@@ -184,8 +194,11 @@ def test_reference_check_decisions():
 
     resolved = check("RESOLVE: Pulse POS")
     assert resolved.query == f"Pulse POS — {ask}" and resolved.decision == "resolve" and resolved.entity == "Pulse POS"
-    assert resolved.changed and resolved.ll_keywords == () and resolved.fallback_reason is None
-    assert check("KEEP").fallback_reason == "keep"
+    # A one-line answer gives no keywords: the message's own words stand in, led by the name (one call).
+    assert (
+        resolved.changed and resolved.ll_keywords[:2] == ("Pulse POS", "retailers") and resolved.fallback_reason is None
+    )
+    assert check("KEEP").decision == "keep" and check("KEEP").entity is None
     assert check("AMBIGUOUS").decision == "ambiguous"
     rejected = check("RESOLVE: Orbit CRM")
     assert rejected.fallback_reason == "rejected:not_in_history" and rejected.rejected_reason == "not_in_history"
@@ -195,7 +208,7 @@ def test_reference_check_decisions():
     lowercase = check("RESOLVE: loyalty terminal")  # in the history, but not a name it established
     assert lowercase.rejected_reason == "not_a_candidate" and not lowercase.changed
     assert check('{"decision": "RESOLVE", "name": "Pulse POS"}').entity == "Pulse POS"
-    assert check('{"decision": "KEEP", "name": ""}').fallback_reason == "keep"
+    assert check('{"decision": "KEEP", "name": ""}').decision == "keep"
     garbled = check("It is probably the terminal")
     assert garbled.decision == "error" and garbled.fallback_reason == "unparsable"
     failed = check(TimeoutError("slow"))
@@ -222,9 +235,7 @@ def test_a_window_that_names_one_candidate_is_resolved_to_it_without_a_call():
     assert kept.rejected_reason == "already_named" and kept.query == named and llm.calls == []
     # With the switch on, the model decides as before.
     llm = ScriptedLLM(replies={"reference": "KEEP"})
-    checked = run(
-        tuned(company_name="Helix", check_sole_candidate=True).resolve(turn(ask, "naive", history), llm=llm)
-    )
+    checked = run(tuned(company_name="Helix", check_sole_candidate=True).resolve(turn(ask, "naive", history), llm=llm))
     assert checked.fallback_reason == "keep" and llm.roles() == ["reference"]
     # A window whose graph lookup failed may hold names the code did not see: its one candidate is checked.
     llm = ScriptedLLM(replies={"reference": "AMBIGUOUS"})
@@ -256,8 +267,12 @@ def test_a_window_that_names_nothing_is_asked_once_and_restated_from_the_same_an
     for reply, reason in (("RESOLVE: anything", "no_candidates"), ("AMBIGUOUS", "no_candidates"), ("KEEP", "keep")):
         llm = ScriptedLLM(replies={"reference": reply})
         resolution = run(Resolver().resolve(turn(ask, mode, NOTHING_NAMED), llm=llm))
-        assert resolution.fallback_reason == reason and llm.roles() == ["reference"] and not resolution.changed
         assert resolution.decision == ("keep" if reason == "keep" else "ambiguous") and resolution.entity is None
+        assert resolution.query == ask and llm.roles() == ["reference"]
+        if mode == "naive":
+            assert resolution.fallback_reason == reason and not resolution.changed
+        else:  # the message's own words are LightRAG's keywords: the turn keeps its one call
+            assert resolution.fallback_reason is None and resolution.ll_keywords == ("retailers", "already", "run")
 
 
 def test_the_reference_timeout_bounds_the_check_beside_naive_modes_search():
@@ -271,7 +286,7 @@ def test_the_reference_timeout_bounds_the_check_beside_naive_modes_search():
 def test_in_graph_modes_the_check_replacing_lightrags_extraction_is_bounded_by_the_resolver_timeout(mode):
     slow = ScriptedLLM(replies={"reference": reference_json("KEEP")}, delays={"reference": 0.3})
     patient = Resolver(ResolverConfig(reference_timeout=0.05, timeout=60))
-    assert run(patient.resolve(turn("Which retailers already run it?", mode=mode), llm=slow)).fallback_reason == "keep"
+    assert run(patient.resolve(turn("Which retailers already run it?", mode=mode), llm=slow)).decision == "keep"
     hurried = Resolver(ResolverConfig(reference_timeout=60, timeout=0.05))
     resolution = run(hurried.resolve(turn("Which retailers already run it?", mode=mode), llm=slow))
     assert resolution.fallback_reason == "timeout" and resolution.decision == "error"
@@ -286,19 +301,27 @@ def test_in_graph_modes_the_check_replacing_lightrags_extraction_is_bounded_by_t
 # names one candidate.
 @example(
     '{"decision": "KEEP", "name": "", "query": "", "low_level_keywords": ["shops"], "high_level_keywords": ["retail"]}',
-    "Which retailers already run it in their shops?", "mix", [{"role": "assistant", "content": "We sell Kadoro and Magazio."}],
+    "Which retailers already run it in their shops?",
+    "mix",
+    [{"role": "assistant", "content": "We sell Kadoro and Magazio."}],
 )
 @example(
     '{"decision": "KEEP", "name": "", "query": "", "low_level_keywords": ["Kadoro"], "high_level_keywords": ["shops"]}',
-    "Which retailers already run it in their shops?", "mix", [{"role": "assistant", "content": "We sell Kadoro and Magazio."}],
+    "Which retailers already run it in their shops?",
+    "mix",
+    [{"role": "assistant", "content": "We sell Kadoro and Magazio."}],
 )
 @example(
     '```json\n{"decision": "AMBIGUOUS", "name": "", "query": "retailers running Kadoro or Magazio"}\n```',
-    "Which retailers already run it in their shops?", "naive", [{"role": "assistant", "content": "We sell Kadoro and Magazio."}],
+    "Which retailers already run it in their shops?",
+    "naive",
+    [{"role": "assistant", "content": "We sell Kadoro and Magazio."}],
 )
 @example(
     '{"decision": "AMBIGUOUS", "query": "retailers running Magazio", "ll_keywords": ["Magazio"], "hl_keywords": ["retail"]}',
-    "Which retailers already run it in their shops?", "hybrid", [{"role": "assistant", "content": "We sell Kadoro and Magazio."}],
+    "Which retailers already run it in their shops?",
+    "hybrid",
+    [{"role": "assistant", "content": "We sell Kadoro and Magazio."}],
 )
 def test_any_model_output_gives_a_lawful_resolution(output, query, mode, raw_history):
     config = ResolverConfig(company_name="Helix")
@@ -324,7 +347,7 @@ def test_any_model_output_gives_a_lawful_resolution(output, query, mode, raw_his
         # The visitor's words are never lost: in front of the meaning, or inside it.
         body = resolution.query.removesuffix(f" — {context}") if context else resolution.query
         prefix = f"{clean_single_line(query)} — "
-        meaning = body[len(prefix):] if body.startswith(prefix) else body
+        meaning = body[len(prefix) :] if body.startswith(prefix) else body
         assert body.startswith(prefix) or contains_phrase(meaning, query)
         assert len(meaning.split()) <= config.max_query_words and not is_scaffold(meaning)
         if resolution.path == "text":
@@ -341,9 +364,14 @@ def test_any_model_output_gives_a_lawful_resolution(output, query, mode, raw_his
             assert name and resolution.query == f"{name} — {words}"
             assert contains_phrase(the_turn.message_texts, name) and not contains_phrase(query, name)
         else:  # restated from the same answer (§5.9): the visitor's words stay, the restatement beside them
-            assert resolution.query in {f"{words} — {resolution.restatement}", *(
-                f"{name} — {words}" for name in the_turn.candidates.names if contains_phrase(resolution.restatement, name)
-            )}
+            assert resolution.query in {
+                f"{words} — {resolution.restatement}",
+                *(
+                    f"{name} — {words}"
+                    for name in the_turn.candidates.names
+                    if contains_phrase(resolution.restatement, name)
+                ),
+            }
             assert len(resolution.restatement.split()) <= config.max_query_words + 1  # + the company's name
     if mode == "naive":
         assert resolution.ll_keywords == ()
@@ -396,14 +424,28 @@ def format_answers(draw) -> dict[str, str]:
     }
 
 
-@given(format_answers(), st.sampled_from(["Maybe", "Santé", "Which retailers already run it?"]), st.sampled_from(["naive", "mix"]))
+@given(
+    format_answers(),
+    st.sampled_from(["Maybe", "Santé", "Which retailers already run it?"]),
+    st.sampled_from(["naive", "mix"]),
+)
 def test_nothing_of_a_prompts_own_format_reaches_retrieval(answers, query, mode):
-    resolver = tuned(company_name="Helix", rewrite_picked_replies=True, fuse_standalone_question=True,
-                     check_every_follow_up=True, check_sole_candidate=True)
+    resolver = tuned(
+        company_name="Helix",
+        rewrite_picked_replies=True,
+        fuse_standalone_question=True,
+        check_every_follow_up=True,
+        check_sole_candidate=True,
+    )
     the_turn = Turn(query=query, history=FORMAT_HISTORY, mode=mode, company_name="Helix")
     resolution = run(resolver.resolve(the_turn, llm=ScriptedLLM(replies=answers)))
     added = resolution.query.removesuffix(f" — {resolution.context}") if resolution.context else resolution.query
     added = added.replace(query, " ")  # what the library wrote around the visitor's words
-    for text in (added, resolution.restatement or "", resolution.standalone_question or "",
-                 *resolution.ll_keywords, *resolution.hl_keywords):
+    for text in (
+        added,
+        resolution.restatement or "",
+        resolution.standalone_question or "",
+        *resolution.ll_keywords,
+        *resolution.hl_keywords,
+    ):
         assert not is_prompt_format(text), text

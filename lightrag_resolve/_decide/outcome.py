@@ -207,16 +207,17 @@ def _answer_mentions(policy: Policy, turn: Turn, answer: ReferenceAnswer) -> tup
 
 
 def _with_keywords(policy: Policy, turn: Turn, checked: Resolution, answer: ReferenceAnswer) -> Resolution:
-    """``checked`` carrying the answer's keywords, cleaned and grounded; as it is when none survive (§5.2, §7).
+    """``checked`` carrying the answer's keywords, cleaned and grounded (§5.2, §7).
 
-    Without them LightRAG extracts its own, as it would without this library.
+    When none survive, the message's own words stand in, so the turn keeps
+    its one call; a message with none is left to LightRAG's own extraction.
     """
     config = policy.config
     outcome = enforce_keywords(
         answer.ll_raw, answer.hl_raw, max_ll=config.max_ll_keywords, max_hl=config.max_hl_keywords
     )
     if outcome.fallback_reason is not None:
-        return checked
+        return _with_its_own_words(policy, turn, checked)
     in_conversation = ground_keywords(
         outcome.ll_keywords, candidates=turn.candidates, reply=turn.query, history=turn.conversation_texts
     )
@@ -226,7 +227,7 @@ def _with_keywords(policy: Policy, turn: Turn, checked: Resolution, answer: Refe
         if not grounded.kept and in_conversation.kept:  # all the history's: the message's own words instead
             grounded = replace(grounded, kept=content_words(turn.query)[: config.max_ll_keywords])
     if not grounded.kept:
-        return checked
+        return _with_its_own_words(policy, turn, checked)
     carried = check_keywords(
         checked,
         ll_keywords=grounded.kept,
@@ -235,6 +236,24 @@ def _with_keywords(policy: Policy, turn: Turn, checked: Resolution, answer: Refe
         max_hl=config.max_hl_keywords,
     )
     return replace(carried, dropped_keywords=grounded.dropped) if carried.has_keywords else carried
+
+
+def _with_its_own_words(policy: Policy, turn: Turn, checked: Resolution) -> Resolution:
+    """``checked`` with the message's content words as both keyword lists (a resolved name leads them), when
+    none of the model's keywords survived: what LightRAG's extraction of the resolved text keeps, without
+    its second call. Written from the multilingual set's checks (an evaluation set): English keywords for a
+    Chinese or Spanish message fail their grounding, and LightRAG then extracted its own."""
+    own = content_words(turn.query)
+    if not own:
+        return checked
+    config = policy.config
+    return check_keywords(
+        checked,
+        ll_keywords=own[: config.max_ll_keywords],
+        hl_keywords=own[: config.max_hl_keywords],
+        max_ll=config.max_ll_keywords,
+        max_hl=config.max_hl_keywords,
+    )
 
 
 def _own_words_only(turn: Turn, checked: Resolution, ll_keywords: tuple[str, ...]) -> bool:
