@@ -136,7 +136,7 @@ _HAN_OR_WORD = re.compile(rf"[{HAN_CHARS}]+|[^\W\d_{HAN_CHARS}]+")
 
 def _unspaced_words(text: str, record: Language) -> list[str]:
     """The words of a text written without spaces: the lexicon's words, each run of characters between them
-    ("客户已经在用" in "哪些客户已经在用它了"), and a word of another script whole ("Tarvo"). Evidence: the
+    ("客户已经" in "哪些客户已经在用它了"), and a word of another script whole ("Tarvo"). Evidence: the
     multilingual set's Chinese follow-ups (an evaluation set), whose kept checks had no words of their own."""
     words: list[str] = []
     for run in _HAN_OR_WORD.findall(text):
