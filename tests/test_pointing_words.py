@@ -321,3 +321,10 @@ def test_content_words_are_the_messages_words_that_are_no_function_words_each_on
     assert content_words("Is it available on weekends, on weekends?") == ("available", "weekends")
     assert content_words("Wie viele Filialen nutzen es?") == ("Filialen", "nutzen")
     assert content_words("") == ()
+
+
+def test_a_chinese_messages_content_words_are_the_runs_between_its_records_words():
+    # The multilingual set: before, the lexicon left single characters and split "Tarvo" into letters.
+    assert content_words("Tarvo 支持哪些支付方式？") == ("Tarvo", "支持", "支付方式")
+    assert content_words("哪些客户已经在用它了") == ("客户已经",)
+    assert content_words("它是什么？") == ()
