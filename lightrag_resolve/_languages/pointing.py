@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from . import HAN_CHARS_PER_WORD, LANGUAGES, Language, detect, phrase_pattern
-from .text import HAN_CHARS, visible, word_form
+from .text import HAN_CHARS, HAN_RUN, visible, word_form
 
 __all__ = [
     "content_words",
@@ -130,7 +130,6 @@ def content_words(message: str) -> tuple[str, ...]:
     return tuple(seen.values())
 
 
-_HAN_RUN = re.compile(f"[{HAN_CHARS}]+")
 _HAN_OR_WORD = re.compile(rf"[{HAN_CHARS}]+|[^\W\d_{HAN_CHARS}]+")
 
 
@@ -140,7 +139,7 @@ def _unspaced_words(text: str, record: Language) -> list[str]:
     multilingual set's Chinese follow-ups (an evaluation set), whose kept checks had no words of their own."""
     words: list[str] = []
     for run in _HAN_OR_WORD.findall(text):
-        if not _HAN_RUN.match(run):
+        if not HAN_RUN.match(run):
             words.append(run)
             continue
         between = ""

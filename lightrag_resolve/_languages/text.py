@@ -67,6 +67,8 @@ MAX_NAME_CHARS = 120
 
 HAN_CHARS = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 """The Han (CJK ideograph) ranges, for a character class: the script written without spaces the analysis reads."""
+HAN_RUN = re.compile(f"[{HAN_CHARS}]+")
+"""A run of Han characters: a stretch of text written without spaces."""
 KANA_CHARS = "\u3040-\u30ff"
 HANGUL_CHARS = "\uac00-\ud7af"
 

@@ -26,6 +26,7 @@ from .._languages.pointing import points_back
 from .._languages.text import (
     CLIP_MARKER,
     HAN_CHARS,
+    HAN_RUN,
     answered_sentence,
     contains_phrase,
     split_elisions,
@@ -82,7 +83,6 @@ _SENTENCE_END = re.compile(r"[.!?;:\n«»\"“”()\[\]¿¡]\s*$")
 """What ends a sentence or a quotation before a word, in English, French and Spanish. Evidence: the first candidate collector, written beside the bundled sample (an evaluation set)."""
 
 
-_HAN_RUN = re.compile(f"[{HAN_CHARS}]+")
 _HAN_GAPS = re.compile(
     "|".join(sorted((re.escape(gap) for gap in _LIST_GAPS if not gap.isascii()), key=len, reverse=True))
 )
@@ -198,7 +198,7 @@ def _han_option_lists(text: str) -> list[tuple[str, ...]]:
 def option_lists(text: str) -> list[tuple[str, ...]]:
     """The option lists of one message, in order: runs joined by ",", "or", "et", "oder", "、"…
     Evidence: the bundled sample's option lists (an evaluation set); other languages' joins from their records."""
-    if _HAN_RUN.search(text) and not any(char.isupper() for char in text):
+    if HAN_RUN.search(text) and not any(char.isupper() for char in text):
         return _han_option_lists(text)
     record = detect(text)
     split = record is not None and record.capitalises_nouns
@@ -238,7 +238,7 @@ def name_ngrams(texts: Iterable[str], *, max_words: int = 4, limit: int = MAX_NG
     seen: set[str] = set()
     spans: list[str] = []
     for text in texts:
-        for run in _HAN_RUN.findall(text):  # written without spaces: every 2- to 6-character piece may be a name
+        for run in HAN_RUN.findall(text):  # written without spaces: every 2- to 6-character piece may be a name
             for start in range(len(run)):
                 for width in range(2, min(6, len(run) - start) + 1):
                     span = run[start : start + width]
