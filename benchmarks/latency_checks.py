@@ -76,11 +76,11 @@ def _as_designed(turn: str, mode: str, r: Resolution) -> bool:
         return r.has_keywords == graph
     if turn == "stands alone":  # naive: no check; graph modes: kept, with keywords of its own words (issue 40)
         if graph:
-            return r.decision == "keep" and r.ll_keywords == ("Helix", "offices", "France")
+            return r.decision == "keep" and r.ll_keywords == ("offices", "Helix", "France")
         return r.fallback_reason == "stands_alone" and not r.has_keywords
-    if turn == "KEEP":  # graph modes: the check's keywords replace LightRAG's, no longer a fallback
+    if turn == "KEEP":  # graph modes: the keywords built from its words replace LightRAG's, no longer a fallback
         if graph:
-            return r.fallback_reason is None and r.ll_keywords[:2] == ("Helix", "offices") and bool(r.hl_keywords)
+            return r.fallback_reason is None and r.ll_keywords[:2] == ("offices", "Helix") and bool(r.hl_keywords)
         return r.fallback_reason == "keep" and not r.has_keywords
     if turn == "AMBIGUOUS":  # restated from the answer's "query"; graph modes: its keywords, led by the names
         restated = r.restatement is not None and r.query != r.original_query

@@ -226,9 +226,6 @@ def load_kg() -> dict[str, Any]:
 # ---- the turn classes -----------------------------------------------------------
 
 
-_CHECK_KEYWORDS = ("low_level_keywords", "high_level_keywords")
-
-
 @dataclass(frozen=True, kw_only=True)
 class TurnClass:
     """One kind of turn, with what each simulated role answers for it."""
@@ -238,14 +235,19 @@ class TurnClass:
     history: tuple[tuple[str, str], ...] = ()
     keywords: str = "NONE"  # the resolver's keyword answer (a short reply, graph modes)
     text: str = "NONE"  # the resolver's text answer (a short reply, naive)
-    # The reference check's JSON answer; its keywords are given only where the prompt asks (graph modes).
+    # The reference check's JSON answer, as under its schema: no keywords (the code builds LightRAG's), and a
+    # RESOLVE ends at its name (issue 42).
     reference: dict[str, Any] = field(default_factory=lambda: {"decision": "KEEP", "name": "", "query": ""})
     rewrite: str = "UNCHANGED"  # the serial baseline's rewrite
 
     def script(self, mode: str) -> dict[str, str]:
         """What the simulated model answers, by role, during this turn in ``mode``."""
-        check = {k: v for k, v in self.reference.items() if mode != "naive" or k not in _CHECK_KEYWORDS}
-        return {"keywords": self.keywords, "text": self.text, "reference": json.dumps(check), "rewrite": self.rewrite}
+        return {
+            "keywords": self.keywords,
+            "text": self.text,
+            "reference": json.dumps(self.reference),
+            "rewrite": self.rewrite,
+        }
 
     def param(self, mode: str) -> QueryParam:
         history = [{"role": role, "content": text} for role, text in self.history]
@@ -286,26 +288,14 @@ TURN_CLASSES = (
         name="stands alone",
         message="How many offices does Helix have in France?",
         history=_PULSE,
-        reference={
-            "decision": "KEEP",
-            "name": "",
-            "query": "",
-            "low_level_keywords": ["Helix", "offices", "France"],
-            "high_level_keywords": ["office locations"],
-        },
+        reference={"decision": "KEEP", "name": "", "query": ""},
     ),
-    # Points back ("they"), and the check keeps it, with the keywords for the visitor's words.
+    # Points back ("they"), and the check keeps it; in graph modes the code builds the keywords of its own words.
     TurnClass(
         name="KEEP",
         message="How many offices does Helix have, and where are they?",
         history=_PULSE,
-        reference={
-            "decision": "KEEP",
-            "name": "",
-            "query": "",
-            "low_level_keywords": ["Helix", "offices"],
-            "high_level_keywords": ["office locations"],
-        },
+        reference={"decision": "KEEP", "name": "", "query": ""},
     ),
     # Points back at one of two products: the check names neither and restates the message.
     TurnClass(
@@ -315,26 +305,14 @@ TURN_CLASSES = (
             ("user", "What do you sell to shops?"),
             ("assistant", "For shops Helix sells Pulse POS and Orbit CRM, often together."),
         ),
-        reference={
-            "decision": "AMBIGUOUS",
-            "name": "",
-            "query": "Shops in Lyon using Pulse POS or Orbit CRM",
-            "low_level_keywords": ["shops", "Lyon"],
-            "high_level_keywords": ["customer locations"],
-        },
+        reference={"decision": "AMBIGUOUS", "name": "", "query": "Shops in Lyon using Pulse POS or Orbit CRM"},
         rewrite="Shops in Lyon using Pulse POS or Orbit CRM",
     ),
     TurnClass(
         name="RESOLVE",
         message="Which retailers already run it today?",
         history=_PULSE,
-        reference={
-            "decision": "RESOLVE",
-            "name": "Pulse POS",
-            "query": "",
-            "low_level_keywords": ["Pulse POS", "retailers"],
-            "high_level_keywords": ["customer references"],
-        },
+        reference={"decision": "RESOLVE", "name": "Pulse POS"},  # under the schema a RESOLVE ends at its name
         rewrite="Retailers running Pulse POS",
     ),
 )

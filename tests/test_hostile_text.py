@@ -159,7 +159,7 @@ def test_every_prompt_part_is_bounded_in_characters(content):
     for prompt in (
         keyword_prompt(t, max_ll=5, max_hl=3),
         text_prompt(t, max_words=8),
-        reference_prompt(t, max_words=8, keywords=(5, 3)),
+        reference_prompt(t, max_words=8),
     ):
         assert_prompt_bounded(prompt)
     assert len(t.prompt_query) <= MAX_PROMPT_PART_CHARS
@@ -169,7 +169,7 @@ def test_every_prompt_part_is_bounded_in_characters(content):
 @given(st.lists(hostile_text, min_size=1, max_size=3), hostile_text)
 def test_no_prompt_part_exceeds_its_character_bound(history, query):
     t = turn(query, history)
-    assert_prompt_bounded(reference_prompt(t, max_words=8, keywords=(5, 3)))
+    assert_prompt_bounded(reference_prompt(t, max_words=8))
     assert all(len(prompt_part(text, max_words=150)) <= MAX_PROMPT_PART_CHARS for text in history)
 
 

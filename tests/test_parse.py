@@ -36,27 +36,23 @@ def test_reference_answers():
         assert parse_reference_answer(unreadable) is None, unreadable
 
 
-def test_a_one_line_reference_answer_has_no_restatement_and_no_keywords():
+def test_a_one_line_reference_answer_has_no_restatement():
     for line in ("RESOLVE: Pulse POS", "KEEP", "AMBIGUOUS"):
-        answer = parse_reference_answer(line)
-        assert (answer.restatement_raw, answer.ll_raw, answer.hl_raw) == (None, None, None)
+        assert parse_reference_answer(line).restatement_raw is None
 
 
-def test_the_checks_json_answer_carries_its_restatement_and_keywords_as_the_model_gave_them():
+def test_the_checks_json_answer_carries_its_restatement_as_the_model_gave_it_and_ignores_keywords_unasked():
     answer = parse_reference_answer(
         '{"decision": "AMBIGUOUS", "name": "", "query": "Lyon shops using Pulse POS or Orbit CRM",'
         ' "low_level_keywords": ["Lyon", 7], "high_level_keywords": "retail adoption"}'
     )
-    assert answer == ReferenceAnswer(
-        decision="ambiguous",
-        restatement_raw="Lyon shops using Pulse POS or Orbit CRM",
-        ll_raw=["Lyon", 7],  # cleaned later, by the keyword checks
-        hl_raw="retail adoption",
-    )
+    assert answer == ReferenceAnswer(decision="ambiguous", restatement_raw="Lyon shops using Pulse POS or Orbit CRM")
     resolve = parse_reference_answer('{"decision": "resolve", "name": "Pulse POS", "query": ""}')
     assert resolve == ReferenceAnswer(decision="resolve", name="Pulse POS", restatement_raw="")
-    short = parse_reference_answer('{"decision": "KEEP", "ll_keywords": ["bureaux"], "hl_keywords": ["implantations"]}')
-    assert (short.decision, short.ll_raw, short.hl_raw) == ("keep", ["bureaux"], ["implantations"])
+    # A RESOLVE under the schema ends at its name (issue 42).
+    assert parse_reference_answer('{"decision": "RESOLVE", "name": "Pulse POS"}') == ReferenceAnswer(
+        decision="resolve", name="Pulse POS"
+    )
 
 
 def test_the_checks_json_answer_is_read_inside_a_code_fence():

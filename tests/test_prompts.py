@@ -2,18 +2,19 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from lightrag_resolve import Message, Resolver, ResolverConfig, Turn
+from lightrag_resolve import Message, OpenDomainResolver, Resolver, ResolverConfig, Turn
 from lightrag_resolve._model.parse import ReferenceAnswer, parse_reference_answer
 from lightrag_resolve._model.prompts import (
     ANSWER_MAX_HL,
     ANSWER_MAX_LL,
     KEYWORD_MAX_TOKENS,
     ONE_LINE,
-    REFERENCE_KEYWORD_TOKENS,
     REFERENCE_MAX_TOKENS,
     RESTATEMENT_MAX_CHARS,
     keyword_prompt,
@@ -51,12 +52,11 @@ GRAPH_MODES = ("local", "global", "hybrid", "mix")
 
 
 def every_prompt(turn: Turn):
-    """Each builder's prompt for ``turn``, at the default bounds: the check's with and without its keywords."""
+    """Each builder's prompt for ``turn``, at the default bounds."""
     return (
         keyword_prompt(turn, max_ll=5, max_hl=3),
         text_prompt(turn, max_words=8),
         reference_prompt(turn, max_words=8),
-        reference_prompt(turn, max_words=8, keywords=(5, 3)),
     )
 
 
@@ -74,11 +74,10 @@ def test_the_prompts_carry_their_bounds():
     assert resolver.keyword_prompt(_turn("Santé")).stop == ()
     text = resolver.text_prompt(_turn("Santé", mode="naive"))
     assert (text.max_tokens, text.stop) == (text_max_tokens(8), ONE_LINE) == (32, ("\n",))
-    # The check answers JSON, which may break its lines; in graph modes its keywords get a keyword answer's budget.
-    naive = resolver.reference_prompt(_turn("Est-ce disponible le week-end ?", mode="naive"))
-    assert (naive.max_tokens, naive.stop) == (REFERENCE_MAX_TOKENS, ()) == (64, ())
-    graph = resolver.reference_prompt(_turn("Est-ce disponible le week-end ?", mode="mix"))
-    assert (graph.max_tokens, graph.stop) == (REFERENCE_MAX_TOKENS + REFERENCE_KEYWORD_TOKENS, ()) == (160, ())
+    # The check answers JSON, which may break its lines; it asks for no keywords, in any mode (issue 42).
+    for mode in ("naive", "mix"):
+        check = resolver.reference_prompt(_turn("Est-ce disponible le week-end ?", mode=mode))
+        assert (check.max_tokens, check.stop) == (REFERENCE_MAX_TOKENS, ()) == (64, ())
 
 
 @pytest.mark.parametrize("words", [1, 4, 8, 30])
@@ -147,31 +146,25 @@ def test_the_company_is_named_only_when_configured():
 
 
 def test_each_prompt_asks_for_its_own_answer():
-    keyword, text, reference, with_keywords = every_prompt(_turn("Is it free?"))
+    keyword, text, reference = every_prompt(_turn("Is it free?"))
     assert keyword.system.startswith("You help a search engine understand a short reply")
     assert text.system.startswith("You help a search engine understand a short reply") and "JSON" not in text.system
-    for check in (reference, with_keywords):
-        assert check.system.startswith("You check whether a chat message")
-        for decision in ("RESOLVE: <name>", "KEEP", "AMBIGUOUS"):
-            assert decision in check.system
+    assert reference.system.startswith("You check whether a chat message")
+    for decision in ("RESOLVE: <name>", "KEEP", "AMBIGUOUS"):
+        assert decision in reference.system
     assert reference.system.endswith("Answer with JSON: decision, name, query.")
-    assert with_keywords.system.endswith(
-        "Answer with JSON: decision, name, query, low_level_keywords, high_level_keywords."
-    )
     assert all("NONE" in prompt.system for prompt in (keyword, text))
 
 
 # ---- what the check's one answer holds ------------------------------------------------------------
 
 
-@pytest.mark.parametrize("mode", ["naive", *GRAPH_MODES])
-def test_the_check_asks_for_keywords_only_in_graph_modes_with_the_configured_caps(mode):
+@pytest.mark.parametrize("mode", GRAPH_MODES)
+def test_the_check_asks_for_no_keywords_in_any_mode_the_code_builds_lightrags(mode):
     resolver = Resolver(ResolverConfig(max_ll_keywords=4, max_hl_keywords=2))
     system = resolver.reference_prompt(_turn("Is it free?", mode=mode)).system
-    if mode == "naive":  # LightRAG's naive search extracts no keywords: nothing to replace
-        assert "keywords" not in system
-    else:
-        assert '"low_level_keywords": at most 4' in system and '"high_level_keywords": at most 2' in system
+    assert "keywords" not in system
+    assert system == resolver.reference_prompt(_turn("Is it free?", mode="naive")).system
 
 
 def test_the_check_always_asks_for_the_query_except_for_keep_whatever_the_tuning():
@@ -181,9 +174,8 @@ def test_the_check_always_asks_for_the_query_except_for_keep_whatever_the_tuning
     assert tuned(fuse_standalone_question=True).reference_prompt(_turn("Is it free?")).system == plain
 
 
-@pytest.mark.parametrize("keywords", [None, (5, 3)])
-def test_the_decision_is_asked_first_as_a_line_and_what_the_search_needs_after_it_in_words_only(keywords):
-    system = reference_prompt(_turn("Is it free?"), max_words=8, keywords=keywords).system
+def test_the_decision_is_asked_first_as_a_line_and_what_the_search_needs_after_it_in_words_only():
+    system = reference_prompt(_turn("Is it free?"), max_words=8).system
     decision, _, search = system.partition('Then, for a search engine, also give "query"')
     assert search and "RESOLVE: <name>" in decision and "keywords" not in decision
     examples = [line.split(" -> ", 1)[1] for line in decision.splitlines() if " -> " in line]
@@ -213,8 +205,8 @@ def test_the_instructions_depend_only_on_the_company_and_the_bounds_never_on_the
 @given(st.lists(plain_or_hostile_text, max_size=3), plain_or_hostile_text)
 def test_every_user_prompt_shows_the_window_as_the_model_sees_it_and_ends_with_the_message_on_one_line(texts, query):
     turn = window_turn(texts, query)
-    keyword, text, reference, with_keywords = every_prompt(turn)
-    for prompt, label in ((keyword, "Reply"), (text, "Reply"), (reference, "Message"), (with_keywords, "Message")):
+    keyword, text, reference = every_prompt(turn)
+    for prompt, label in ((keyword, "Reply"), (text, "Reply"), (reference, "Message")):
         assert prompt.user.startswith(f"Conversation:\n{turn.history_text}")
         assert prompt.user.endswith(f"\n\n{label}: {turn.prompt_query}")
 
@@ -234,52 +226,59 @@ def test_the_keyword_schema_caps_each_list_at_the_answers_caps_within_the_config
         assert properties[name] == {"type": "array", "items": {"type": "string", "maxLength": 40}, "maxItems": cap}
 
 
-def test_the_reference_schema_allows_a_decision_only_a_candidate_or_no_name_and_a_query():
-    schema = reference_schema(_turn("Is it free?"))
-    assert schema["required"] == ["decision", "name", "query"] == list(schema["properties"])
-    assert schema["properties"]["decision"] == {"type": "string", "enum": ["RESOLVE", "KEEP", "AMBIGUOUS"]}
-    assert schema["properties"]["name"] == {"type": "string", "enum": ["Pulse POS", "Orbit CRM", ""]}
-    assert (
-        schema["properties"]["query"] == {"type": "string", "maxLength": RESTATEMENT_MAX_CHARS}
-        and RESTATEMENT_MAX_CHARS == 64
-    )
+def _shapes(schema):
+    """The reference schema's shapes, RESOLVE's first, KEEP's and AMBIGUOUS's last, each checked closed."""
+    assert list(schema) == ["anyOf"]
+    for shape in schema["anyOf"]:
+        assert shape["type"] == "object" and shape["additionalProperties"] is False
+        assert shape["required"] == list(shape["properties"])
+    return [shape["properties"] for shape in schema["anyOf"]]
+
+
+def test_the_reference_schema_ends_a_resolve_at_its_name_and_asks_the_others_for_a_query():
+    resolve, other = _shapes(reference_schema(_turn("Is it free?")))
+    assert list(resolve) == ["decision", "name"] and list(other) == ["decision", "name", "query"]
+    assert resolve["decision"] == {"type": "string", "enum": ["RESOLVE"]}
+    assert other["decision"] == {"type": "string", "enum": ["KEEP", "AMBIGUOUS"]}
+    assert resolve["name"] == other["name"] == {"type": "string", "enum": ["Pulse POS", "Orbit CRM", ""]}
+    assert other["query"] == {"type": "string", "maxLength": RESTATEMENT_MAX_CHARS} and RESTATEMENT_MAX_CHARS == 64
+
+
+def test_a_resolve_whose_name_may_be_refused_keeps_its_query():
+    """The restatement is read when the name is refused: a name the message already says, a free name."""
+    ends, restated, other = _shapes(reference_schema(_turn("Does Pulse POS work with it?")))
+    assert ends["name"]["enum"] == ["Orbit CRM", ""] and list(ends) == ["decision", "name"]
+    assert restated["name"]["enum"] == ["Pulse POS"] and list(restated) == ["decision", "name", "query"]
+    assert other["name"]["enum"] == ["Pulse POS", "Orbit CRM", ""]  # together, the same choices as one shape
     # No candidate found in code: the name is free text, accepted only when the conversation said it (§5.3).
-    assert reference_schema(_turn("Is it free?", history=SHOPS[:1]))["properties"]["name"] == {
-        "type": "string",
-        "maxLength": 60,
-    }
+    resolve, other = _shapes(reference_schema(_turn("Is it free?", history=SHOPS[:1])))
+    assert resolve["name"] == other["name"] == {"type": "string", "maxLength": 60}
+    assert list(resolve) == list(other) == ["decision", "name", "query"]
 
 
-@given(keyword_caps, keyword_caps)
-def test_the_reference_schema_asks_for_the_keyword_answers_lists_when_given_caps(max_ll, max_hl):
-    schema = reference_schema(_turn("Is it free?"), keywords=(max_ll, max_hl))
-    lists = ["low_level_keywords", "high_level_keywords"]
-    assert schema["required"] == ["decision", "name", "query", *lists] == list(schema["properties"])
-    for name, cap in zip(lists, (max_ll, max_hl)):
-        assert schema["properties"][name] == {
-            "type": "array",
-            "items": {"type": "string", "maxLength": 60},
-            "maxItems": cap,
-        }
+def test_the_open_domain_profile_keeps_a_resolves_query_for_its_standalone_question():
+    resolve, other = _shapes(OpenDomainResolver().reference_schema(_turn("Is it free?")))
+    assert list(resolve) == list(other) == ["decision", "name", "query"]
+    assert _shapes(reference_schema(_turn("Is it free?"), restate_resolved=True)) == [resolve, other]
 
 
 @pytest.mark.parametrize("mode", ["naive", *GRAPH_MODES])
-def test_the_resolvers_reference_schema_has_keyword_fields_only_in_graph_modes(mode):
+def test_the_resolvers_reference_schema_is_the_same_in_every_mode(mode):
     schema = Resolver(ResolverConfig(max_ll_keywords=4, max_hl_keywords=2)).reference_schema(
         _turn("Is it free?", mode=mode)
     )
-    if mode == "naive":
-        assert list(schema["properties"]) == ["decision", "name", "query"]
-    else:
-        assert schema == reference_schema(_turn("Is it free?", mode=mode), keywords=(4, 2))
-        assert schema["properties"]["low_level_keywords"]["maxItems"] == 4
-        assert schema["properties"]["high_level_keywords"]["maxItems"] == 2
+    assert schema == reference_schema(_turn("Is it free?", mode=mode))
+    assert "keywords" not in json.dumps(schema)
 
 
 @given(st.lists(plain_or_hostile_text, max_size=3), company_names)
 def test_the_reference_schemas_names_are_exactly_the_turns_candidates_and_the_empty_name(texts, company):
     turn = window_turn(texts, "Is it free?", company)
-    name = reference_schema(turn)["properties"]["name"]
+    *resolve, other = _shapes(reference_schema(turn))
+    assert sorted(name for shape in resolve for name in shape["name"].get("enum", [])) == sorted(
+        other["name"].get("enum", [])
+    )
+    name = other["name"]
     if turn.candidates.names:
         assert name["enum"] == [*turn.candidates.names, ""]
     else:

@@ -23,6 +23,8 @@ HISTORY = [
 ]
 ASK = "Which retailers already run it?"
 ENRICHED = f"Pulse POS — {ASK}"
+OWN = ["retailers", "already", "run"]
+"""``ASK``'s content words: the keywords the code builds for it, as LightRAG's extraction would read it."""
 
 
 def extraction(call):
@@ -48,6 +50,7 @@ class RetrievalSpy:
         self.started: list[str] = []
         self.finished: list[str] = []
         self.cancelled: list[str] = []
+        self.keywords: list[tuple[list[str], list[str]]] = []  # the (ll, hl) keywords each retrieval was given
         for name in ("aquery_llm", "aquery_data"):
             original = getattr(LightRAG, name)
             monkeypatch.setattr(LightRAG, name, self._wrap(original))
@@ -58,6 +61,8 @@ class RetrievalSpy:
         @functools.wraps(original)
         async def spy(rag, query, *args, **kwargs):
             self.started.append(query)
+            given = kwargs.get("param", args[0] if args else None)
+            self.keywords.append((list(given.ll_keywords), list(given.hl_keywords)))
             try:
                 if query in self.hold:
                     await asyncio.sleep(self.hold[query])
@@ -83,18 +88,13 @@ GRAPH_MODES = ("local", "global", "hybrid", "mix")
 @pytest.mark.parametrize(
     ("answer", "decision", "query", "ll"),
     [
-        (reference_json("KEEP", ll=["retailers"], hl=["retail"]), "keep", ASK, ["retailers"]),
+        (reference_json("KEEP"), "keep", ASK, OWN),
+        ('{"decision": "RESOLVE", "name": "Pulse POS"}', "resolve", ENRICHED, ["Pulse POS", *OWN]),
         (
-            reference_json("RESOLVE", "Pulse POS", ll=["retailers"], hl=["retail"]),
-            "resolve",
-            ENRICHED,
-            ["Pulse POS", "retailers"],
-        ),
-        (
-            reference_json("AMBIGUOUS", query="retailers running Pulse POS", ll=["retailers"], hl=["retail"]),
+            reference_json("AMBIGUOUS", query="retailers running Pulse POS"),
             "ambiguous",
             ASK,  # the restatement picks one name where the check saw several: refused (issue 40)
-            ["retailers"],
+            OWN,
         ),
     ],
     ids=["KEEP", "RESOLVE", "AMBIGUOUS not led by one name"],
@@ -113,8 +113,8 @@ async def test_a_graph_mode_follow_up_costs_exactly_one_model_call_like_plain_li
     resolution = result["metadata"]["resolution"]
     assert resolution["decision"] == decision and resolution["fallback_reason"] is None and resolution["changed"]
     assert resolution["query"] == query
-    assert resolution["ll_keywords"] == ll and resolution["hl_keywords"] == ["retail"]
-    assert result["metadata"]["keywords"] == {"low_level": ll, "high_level": ["retail"]}  # what LightRAG searched with
+    assert resolution["ll_keywords"] == ll and resolution["hl_keywords"] == OWN  # built from what the check decided
+    assert spy.keywords == [(ll, OWN)]  # what LightRAG searched with
     assert caller == before
     plain = scripted(answer)
     await (await make_rag(plain, cls=LightRAG)).aquery_data(ASK, param(mode))
@@ -122,14 +122,14 @@ async def test_a_graph_mode_follow_up_costs_exactly_one_model_call_like_plain_li
 
 
 async def test_with_the_answer_a_kept_follow_up_costs_the_check_and_the_answer_call(make_rag):
-    llm = scripted(reference_json("KEEP", ll=["retailers"], hl=["retail"]))
+    llm = scripted(reference_json("KEEP"))
     rag = await make_rag(llm, resolver=CHECKED)
     assert await rag.aquery(ASK, param()) == "An answer from the context."
     assert llm.roles() == ["reference", "answer"]
 
 
 async def test_a_resolved_graph_turn_finds_the_named_entity(make_rag):
-    llm = scripted(reference_json("RESOLVE", "Pulse POS", ll=["retailers"], hl=["retail"]))
+    llm = scripted(reference_json("RESOLVE", "Pulse POS"))
     rag = await make_rag(llm, resolver=CHECKED)
     result = await rag.aquery_data(ASK, param())
     assert "Pulse POS" in {entity["entity_name"] for entity in result["data"]["entities"]}
@@ -139,13 +139,13 @@ async def test_a_sole_candidate_is_the_models_evidence_in_mix_and_leads_with_no_
     """Contract §5.3: the window names only Pulse POS. In ``mix`` the check's call replaces LightRAG's
     extraction, so the model decides with that one candidate listed (issue 40); in ``naive`` no call is spent."""
     spy = RetrievalSpy(monkeypatch)
-    llm = scripted(reference_json("RESOLVE", "Pulse POS", ll=["retailers"], hl=["retail"]))
+    llm = scripted(reference_json("RESOLVE", "Pulse POS"))
     rag = await make_rag(llm, resolver=ResolverConfig(company_name="Helix"))
     result = await rag.aquery_data(ASK, param())
     assert llm.roles() == ["reference"] and "1. Pulse POS" in llm.calls[0].prompt
     assert spy.started == [ENRICHED] and spy.finished == [ENRICHED]
     resolution = result["metadata"]["resolution"]
-    assert resolution["entity"] == "Pulse POS" and resolution["ll_keywords"] == ["Pulse POS", "retailers"]
+    assert resolution["entity"] == "Pulse POS" and resolution["ll_keywords"] == ["Pulse POS", *OWN]
     naive = await rag.aquery_data(ASK, param("naive"))
     assert llm.roles() == ["reference"]  # naive mode: no call at all
     assert naive["metadata"]["resolution"]["query"] == ENRICHED
@@ -155,17 +155,13 @@ async def test_a_sole_candidate_is_the_models_evidence_in_mix_and_leads_with_no_
 @pytest.mark.parametrize(
     ("answer", "decision"),
     [
-        ("KEEP", "keep"),  # a one-line answer: no keywords
+        ("KEEP", "keep"),  # a one-line answer
         (reference_json("KEEP"), "keep"),
-        (reference_json("KEEP", ll=[], hl=[]), "keep"),
-        (reference_json("KEEP", ll=["retailers"], hl=[]), "keep"),  # one list empty: both or neither
-        (reference_json("KEEP", ll=["Lyon", "Zorblax"], hl=["retail"]), "keep"),  # none grounded in the turn
-        (reference_json("AMBIGUOUS", ll=["The visitor asks about retailers"], hl=["retail"]), "ambiguous"),  # scaffold
+        (reference_json("KEEP", ll=["Lyon", "Zorblax"], hl=["retail"]), "keep"),  # keywords unasked: not read
+        (reference_json("AMBIGUOUS", ll=["The visitor asks about retailers"], hl=["retail"]), "ambiguous"),
     ],
 )
-async def test_keywords_that_fail_their_checks_give_way_to_the_messages_own_words_in_one_call(
-    make_rag, monkeypatch, answer, decision
-):
+async def test_a_kept_follow_up_searches_its_own_words_in_one_call(make_rag, monkeypatch, answer, decision):
     spy = RetrievalSpy(monkeypatch)
     llm = scripted(answer)
     rag = await make_rag(llm, resolver=tuned(company_name="Helix", check_sole_candidate=True))
@@ -173,13 +169,12 @@ async def test_keywords_that_fail_their_checks_give_way_to_the_messages_own_word
     resolution = result["metadata"]["resolution"]
     assert resolution["decision"] == decision and resolution["fallback_reason"] is None and resolution["changed"]
     assert llm.roles() == ["reference"]  # LightRAG's extraction does not run: what it would keep stands in
-    own = ["retailers", "already", "run"]
-    assert spy.started == [ASK] and result["metadata"]["keywords"] == {"low_level": own, "high_level": own}
+    assert spy.started == [ASK] and result["metadata"]["keywords"] == {"low_level": OWN, "high_level": OWN}
 
 
 async def test_a_refused_name_leaves_lightrag_to_extract_its_own(make_rag, monkeypatch):
     spy = RetrievalSpy(monkeypatch)
-    llm = scripted(reference_json("RESOLVE", "Helix", ll=["retailers"], hl=["retail"]))
+    llm = scripted(reference_json("RESOLVE", "Helix"))
     rag = await make_rag(llm, resolver=tuned(company_name="Helix", check_sole_candidate=True))
     result = await rag.aquery_data(ASK, param())
     resolution = result["metadata"]["resolution"]
@@ -192,19 +187,9 @@ async def test_a_refused_name_leaves_lightrag_to_extract_its_own(make_rag, monke
     }
 
 
-async def test_only_the_grounded_keywords_of_the_check_reach_the_graph_search(make_rag):
-    llm = scripted(reference_json("KEEP", ll=["Zorblax", "retailers", "shops"], hl=["retail", "Zorblax"]))
-    rag = await make_rag(llm, resolver=CHECKED)
-    result = await rag.aquery_data(ASK, param())
-    # A KEEP's low-level keywords come from the message's own words (issue 40: "shops" is the history's);
-    # high-level keywords are themes, not names: they are not held to the conversation (contract §5.2).
-    assert result["metadata"]["keywords"] == {"low_level": ["retailers"], "high_level": ["retail", "Zorblax"]}
-    assert llm.roles() == ["reference"]
-
-
-async def test_a_kept_follow_up_whose_keywords_name_the_candidate_retrieves_with_it_in_one_call(make_rag, monkeypatch):
+async def test_a_kept_follow_up_whose_answer_names_the_candidate_retrieves_with_it_in_one_call(make_rag, monkeypatch):
     spy = RetrievalSpy(monkeypatch)
-    llm = scripted(reference_json("KEEP", ll=["Pulse POS", "retailers"], hl=["retail"]))
+    llm = scripted(reference_json("KEEP", "Pulse POS"))
     rag = await make_rag(llm, resolver=CHECKED)
     result = await rag.aquery_data(ASK, param())
     resolution = result["metadata"]["resolution"]
@@ -212,7 +197,7 @@ async def test_a_kept_follow_up_whose_keywords_name_the_candidate_retrieves_with
         resolution["decision"] == "resolve" and resolution["entity"] == "Pulse POS" and resolution["query"] == ENRICHED
     )
     assert llm.roles() == ["reference"] and spy.started == [ENRICHED]
-    assert result["metadata"]["keywords"] == {"low_level": ["Pulse POS", "retailers"], "high_level": ["retail"]}
+    assert result["metadata"]["keywords"] == {"low_level": ["Pulse POS", *OWN], "high_level": OWN}
 
 
 @pytest.mark.parametrize(
@@ -276,12 +261,12 @@ async def test_in_graph_modes_the_check_runs_before_the_search_not_beside_it(mak
 
 
 async def test_a_separate_reference_model_answers_the_check_and_lightrags_model_is_not_called(make_rag):
-    check = ScriptedLLM(replies={"reference": reference_json("KEEP", ll=["retailers"], hl=["retail"])})
+    check = ScriptedLLM(replies={"reference": reference_json("KEEP")})
     llm = scripted("KEEP")
     rag = await make_rag(llm, resolver=tuned(check_sole_candidate=True, reference_llm_func=check))
     result = await rag.aquery_data(ASK, param())
     assert check.roles() == ["reference"] and llm.calls == []
-    assert result["metadata"]["keywords"]["low_level"] == ["retailers"]
+    assert result["metadata"]["keywords"]["low_level"] == OWN
 
 
 # ---- naive mode: the check beside a speculative search (contract §7) --------------------------------

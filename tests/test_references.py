@@ -156,7 +156,7 @@ def test_the_check_asks_for_its_schema_or_json_mode_or_nothing_as_configured():
     assert sent["type"] == "json_schema" and sent["json_schema"]["schema"] == Resolver().reference_schema(
         turn(mode="mix")
     )
-    assert "low_level_keywords" in sent["json_schema"]["schema"]["properties"]
+    assert "keywords" not in str(sent["json_schema"]["schema"])  # the code builds LightRAG's (issue 42)
     unmarked = ScriptedLLM(replies={"reference": reference_json("KEEP")})
     run(Resolver().resolve(turn(), llm=unmarked))
     assert unmarked.calls[0].kwargs == {"response_format": {"type": "json_object"}}  # a JSON answer all the same
@@ -165,81 +165,97 @@ def test_the_check_asks_for_its_schema_or_json_mode_or_nothing_as_configured():
     assert off.calls[0].kwargs == {}
 
 
-# ---- in graph modes the answer's keywords replace LightRAG's extraction (contract §7) -----------------
+# ---- in graph modes the code builds LightRAG's keywords from what the check decided (contract §5.3, §7) ----
+
+OWN = ("shops", "Lyon", "already", "use")
+"""``ASK``'s content words: what LightRAG's extraction of the message would keep, as the code reads them."""
 
 
-def keyworded(decision: str, name: str = "", query: str = "", ll=("Lyon", "shops"), hl=("retail adoption",)) -> str:
+def keyworded(decision: str, name: str = "", query: str = "", ll=("Zorblax", "Berlin"), hl=("retail adoption",)) -> str:
+    """A check's answer with keywords it was not asked for (a model without a schema may write them)."""
     return reference_json(decision, name, query, ll=list(ll), hl=list(hl))
 
 
 @pytest.mark.parametrize("mode", GRAPH_MODES)
-def test_in_graph_modes_a_keep_carries_the_checks_keywords_and_is_no_fallback(mode):
-    llm = ScriptedLLM(replies={"reference": keyworded("KEEP")})
+def test_in_graph_modes_a_keep_carries_its_own_words_as_keywords_and_is_no_fallback(mode):
+    llm = ScriptedLLM(replies={"reference": reference_json("KEEP")})
     resolution = run(Resolver().resolve(turn(mode=mode), llm=llm))
     assert llm.roles() == ["reference"]
     assert resolution.query == ASK and resolution.decision == "keep" and resolution.fallback_reason is None
     assert resolution.changed  # its keywords replace LightRAG's
-    assert (resolution.ll_keywords, resolution.hl_keywords) == (("Lyon", "shops"), ("retail adoption",))
+    assert (resolution.ll_keywords, resolution.hl_keywords) == (OWN, OWN[:3])
 
 
-def test_in_graph_modes_a_resolved_name_leads_the_checks_keywords():
-    llm = ScriptedLLM(replies={"reference": keyworded("RESOLVE", "Orbit CRM", ll=("shops", "Orbit CRM", "Lyon"))})
-    resolution = run(Resolver().resolve(turn(mode="mix"), llm=llm))
-    assert resolution.query == f"Orbit CRM — {ASK}" and resolution.entity == "Orbit CRM"
-    assert resolution.ll_keywords == ("Orbit CRM", "shops", "Lyon")  # the name first, once
-    assert resolution.hl_keywords == ("retail adoption",)
-
-
-def test_in_graph_modes_a_restated_follow_up_leads_the_keywords_with_the_names_its_restatement_holds():
-    llm = ScriptedLLM(replies={"reference": keyworded("AMBIGUOUS", query=RESTATED)})
-    resolution = run(Resolver().resolve(turn(mode="hybrid"), llm=llm))
-    assert resolution.restatement == RESTATED and resolution.query == f"{ASK} — {RESTATED}"
-    assert resolution.ll_keywords == ("Pulse POS", "Orbit CRM", "Lyon", "shops")
-
-
-def test_in_graph_modes_an_ambiguous_follow_up_not_restated_carries_the_keywords_and_is_no_fallback():
-    for resolver, answer in (
-        (Resolver(), keyworded("AMBIGUOUS", query="NONE")),  # its restatement refused
-    ):
-        resolution = run(resolver.resolve(turn(mode="mix"), llm=ScriptedLLM(replies={"reference": answer})))
-        assert resolution.decision == "ambiguous" and resolution.fallback_reason is None and resolution.changed
-        assert resolution.query == ASK and resolution.restatement is None
-        assert resolution.ll_keywords == ("Lyon", "shops")
-
-
-# ---- a kept follow-up named by its own keywords (contract §5.3) ---------------------------------------
+@pytest.mark.parametrize("answer", [keyworded("KEEP"), keyworded("KEEP", ll=("Pulse POS", "Orbit CRM")), "KEEP"])
+def test_keywords_the_model_writes_unasked_change_nothing(answer):
+    resolution = run(Resolver().resolve(turn(mode="mix"), llm=ScriptedLLM(replies={"reference": answer})))
+    assert resolution.decision == "keep" and resolution.query == ASK and resolution.entity is None
+    assert (resolution.ll_keywords, resolution.hl_keywords, resolution.dropped_keywords) == (OWN, OWN[:3], ())
 
 
 @pytest.mark.parametrize(
-    "answer",
-    [
-        keyworded("KEEP", ll=("Orbit CRM", "shops")),
-        # one string, as models sometimes write the list
-        '{"decision": "KEEP", "low_level_keywords": "Lyon shops, Orbit CRM", "high_level_keywords": "retail adoption"}',
-    ],
+    "answer", [reference_json("RESOLVE", "Orbit CRM"), '{"decision": "RESOLVE", "name": "Orbit CRM"}']
 )
-def test_a_kept_follow_up_whose_keywords_name_one_candidate_it_lacks_is_led_by_that_name(answer):
-    llm = ScriptedLLM(replies={"reference": answer})
+def test_in_graph_modes_a_resolved_name_leads_the_messages_own_words(answer):
+    resolution = run(Resolver().resolve(turn(mode="mix"), llm=ScriptedLLM(replies={"reference": answer})))
+    assert resolution.query == f"Orbit CRM — {ASK}" and resolution.entity == "Orbit CRM"
+    assert resolution.ll_keywords == ("Orbit CRM", *OWN) and resolution.hl_keywords == OWN[:3]
+
+
+def test_in_graph_modes_a_restated_follow_up_leads_the_keywords_with_the_names_its_restatement_holds():
+    llm = ScriptedLLM(replies={"reference": reference_json("AMBIGUOUS", query=RESTATED)})
+    resolution = run(Resolver().resolve(turn(mode="hybrid"), llm=llm))
+    assert resolution.restatement == RESTATED and resolution.query == f"{ASK} — {RESTATED}"
+    assert resolution.ll_keywords == ("Pulse POS", "Orbit CRM", "shops", "Lyon", "already")
+
+
+def test_a_name_the_message_says_is_one_keyword_as_lightrags_extraction_would_give_it():
+    # The multilingual set's zh-keep-04: "Klinora Solo" searched as "Klinora" and "Solo" lost its page.
+    asked = "Does Pulse POS print receipts in Lyon?"
+    resolution = run(Resolver().resolve(turn(asked, mode="mix"), llm=ScriptedLLM(replies={"reference": "KEEP"})))
+    assert resolution.ll_keywords == ("Pulse POS", "print", "receipts", "Lyon")
+
+
+def test_a_restatements_words_the_conversation_never_said_are_dropped_from_the_low_level_keywords():
+    llm = ScriptedLLM(replies={"reference": reference_json("AMBIGUOUS", query="weekend shops in Lyon")})
     resolution = run(Resolver().resolve(turn(mode="mix"), llm=llm))
+    assert resolution.restatement == "weekend shops in Lyon" and resolution.ll_keywords == OWN
+    assert resolution.dropped_keywords == ("weekend",)  # a low-level keyword the conversation never said (§5.4)
+
+
+def test_in_graph_modes_an_ambiguous_follow_up_not_restated_carries_its_own_words_and_is_no_fallback():
+    for answer in (reference_json("AMBIGUOUS", query="NONE"), reference_json("AMBIGUOUS")):
+        resolution = run(Resolver().resolve(turn(mode="mix"), llm=ScriptedLLM(replies={"reference": answer})))
+        assert resolution.decision == "ambiguous" and resolution.fallback_reason is None and resolution.changed
+        assert resolution.query == ASK and resolution.restatement is None and resolution.ll_keywords == OWN
+
+
+# ---- a kept follow-up named by its own answer (contract §5.3) ------------------------------------------
+
+
+@pytest.mark.parametrize("mode", ["naive", "mix"])
+def test_a_kept_follow_up_whose_answer_names_one_candidate_it_lacks_is_led_by_that_name(mode):
+    llm = ScriptedLLM(replies={"reference": reference_json("KEEP", name="Orbit CRM")})
+    resolution = run(Resolver().resolve(turn(mode=mode), llm=llm))
     assert llm.roles() == ["reference"]
     assert resolution.query == f"Orbit CRM — {ASK}" and resolution.entity == "Orbit CRM"
     assert resolution.decision == "resolve" and resolution.fallback_reason is None
-    assert resolution.ll_keywords[0] == "Orbit CRM" and resolution.hl_keywords == ("retail adoption",)
+    assert resolution.ll_keywords == (("Orbit CRM", *OWN) if mode == "mix" else ())
 
 
 @pytest.mark.parametrize(
     ("answer", "query"),
     [
-        (keyworded("KEEP", ll=("Pulse POS", "Orbit CRM")), ASK),  # two names: the keywords decide nothing
-        (keyworded("KEEP", ll=("Lyon", "shops")), ASK),  # none
-        (keyworded("KEEP", ll=("Helix", "shops")), ASK),  # the company: refused as a proposed name would be
+        (keyworded("KEEP", ll=("Orbit CRM", "shops")), ASK),  # keywords unasked name nothing
+        (reference_json("KEEP", name="Helix"), ASK),  # the company: refused as a proposed name would be
+        (reference_json("KEEP", query="Lyon shops using Pulse POS or Orbit CRM"), ASK),  # two names
         (
             keyworded("AMBIGUOUS", query="weekend shops in Lyon", ll=("Orbit CRM",)),
             f"{ASK} — weekend shops in Lyon Helix",
         ),  # restated
     ],
 )
-def test_keywords_naming_no_single_acceptable_candidate_leave_the_check_as_it_decided(answer, query):
+def test_an_answer_naming_no_single_acceptable_candidate_leaves_the_check_as_it_decided(answer, query):
     resolver = tuned(company_name="Helix")
     resolution = run(
         resolver.resolve(turn(mode="mix", company="Helix"), llm=ScriptedLLM(replies={"reference": answer}))
@@ -247,64 +263,20 @@ def test_keywords_naming_no_single_acceptable_candidate_leave_the_check_as_it_de
     assert resolution.query == query and resolution.entity is None and resolution.decision != "resolve"
 
 
-def test_a_name_the_message_already_holds_is_not_put_before_it_by_the_keywords():
+def test_a_name_the_message_already_holds_is_not_put_before_it_by_the_answer():
     own = "Which shops in Lyon use Orbit CRM with it?"
-    llm = ScriptedLLM(replies={"reference": keyworded("KEEP", ll=("Orbit CRM", "shops"))})
+    llm = ScriptedLLM(replies={"reference": reference_json("KEEP", name="Orbit CRM")})
     resolution = run(Resolver().resolve(turn(own, mode="mix"), llm=llm))
     assert resolution.query == own and resolution.decision == "keep" and resolution.entity is None
 
 
-def test_in_naive_mode_the_keywords_name_nothing():
-    llm = ScriptedLLM(replies={"reference": keyworded("KEEP", ll=("Orbit CRM", "shops"))})
-    resolution = run(Resolver().resolve(turn(mode="naive"), llm=llm))
-    assert resolution.query == ASK and resolution.fallback_reason == "keep"
-
-
-def test_the_checks_keywords_are_capped_with_the_name_counted():
-    llm = ScriptedLLM(
-        replies={"reference": keyworded("RESOLVE", "Pulse POS", ll=("shops", "Lyon"), hl=("a", "b", "c"))}
-    )
+def test_the_built_keywords_are_capped_with_the_name_counted():
+    llm = ScriptedLLM(replies={"reference": reference_json("RESOLVE", "Pulse POS")})
     resolution = run(Resolver(ResolverConfig(max_ll_keywords=2, max_hl_keywords=2)).resolve(turn(mode="mix"), llm=llm))
-    assert resolution.ll_keywords == ("Pulse POS", "shops") and resolution.hl_keywords == ("a", "b")
+    assert resolution.ll_keywords == ("Pulse POS", "shops") and resolution.hl_keywords == ("shops", "Lyon")
 
 
-def test_an_ungrounded_low_level_keyword_is_dropped_and_the_rest_kept():
-    llm = ScriptedLLM(replies={"reference": keyworded("KEEP", ll=("Zorblax", "Lyon", "shops"))})
-    resolution = run(Resolver().resolve(turn(mode="mix"), llm=llm))
-    assert resolution.ll_keywords == ("Lyon", "shops") and resolution.fallback_reason is None
-
-
-def test_the_checks_ungrounded_low_level_keywords_are_recorded_as_dropped():
-    llm = ScriptedLLM(replies={"reference": keyworded("KEEP", ll=("Zorblax", "Lyon", "shops"))})
-    resolution = run(Resolver().resolve(turn(mode="mix"), llm=llm))
-    assert resolution.dropped_keywords == ("Zorblax",)
-
-
-@pytest.mark.parametrize(
-    "answer",
-    [
-        reference_json("KEEP"),  # asked for them, gave none
-        "KEEP",  # a one-line answer
-        keyworded("KEEP", ll=(), hl=()),
-        keyworded("KEEP", hl=()),  # both or neither (contract §2)
-        keyworded("KEEP", ll=()),
-        keyworded("KEEP", ll=("Zorblax", "Berlin")),  # none grounded
-        keyworded("KEEP", ll=("The visitor asks about Lyon",)),  # a scaffold discards the whole answer
-        '{"decision": "KEEP", "low_level_keywords": "Lyon", "high_level_keywords": 7}',
-    ],
-)
-def test_keywords_that_fail_their_checks_give_way_to_the_messages_own_words(answer):
-    # What LightRAG's extraction of the message keeps, without its second call (the multilingual set).
-    resolution = run(Resolver().resolve(turn(mode="mix"), llm=ScriptedLLM(replies={"reference": answer})))
-    assert resolution.decision == "keep" and resolution.fallback_reason is None and resolution.query == ASK
-    assert resolution.ll_keywords == ("shops", "Lyon", "already", "use") and resolution.hl_keywords == (
-        "shops",
-        "Lyon",
-        "already",
-    )
-
-
-def test_a_message_without_words_of_its_own_leaves_a_failed_keywords_keep_to_lightrag():
+def test_a_message_without_words_of_its_own_leaves_a_keep_to_lightrag():
     resolution = run(Resolver().resolve(turn("Is it?", mode="mix"), llm=ScriptedLLM(replies={"reference": "KEEP"})))
     assert resolution.fallback_reason == "keep" and not resolution.changed and not resolution.has_keywords
 
@@ -312,9 +284,9 @@ def test_a_message_without_words_of_its_own_leaves_a_failed_keywords_keep_to_lig
 @pytest.mark.parametrize(
     ("answer", "reason"),
     [
-        (keyworded("RESOLVE", "Helix"), "rejected:company"),
-        (keyworded("RESOLVE", "Berlin Shops"), "rejected:not_in_history"),
-        (keyworded("RESOLVE", ""), "unparsable"),
+        (reference_json("RESOLVE", "Helix"), "rejected:company"),
+        (reference_json("RESOLVE", "Berlin Shops"), "rejected:not_in_history"),
+        (reference_json("RESOLVE", ""), "unparsable"),
         ('{"name": "Pulse POS", "low_level_keywords": ["Lyon"], "high_level_keywords": ["retail"]}', "unparsable"),
         (RuntimeError("down"), "llm_error"),
     ],
@@ -328,26 +300,22 @@ def test_a_refused_name_or_a_failed_check_carries_no_keywords(answer, reason):
 
 
 def test_a_refused_name_whose_message_is_restated_carries_the_keywords_of_the_restatement():
-    llm = ScriptedLLM(replies={"reference": keyworded("RESOLVE", "Helix", query="Lyon shops using Orbit CRM")})
+    llm = ScriptedLLM(replies={"reference": reference_json("RESOLVE", "Helix", query="Lyon shops using Orbit CRM")})
     resolution = run(tuned(company_name="Helix").resolve(turn(mode="mix", company="Helix"), llm=llm))
     assert resolution.rejected_reason == "company" and resolution.fallback_reason is None
-    assert resolution.query == f"Orbit CRM — {ASK}" and resolution.ll_keywords == ("Orbit CRM", "Lyon", "shops")
+    assert resolution.query == f"Orbit CRM — {ASK}" and resolution.ll_keywords == ("Orbit CRM", *OWN)
 
 
-def test_a_window_that_names_nothing_keeps_with_the_checks_keywords_in_graph_modes():
+def test_a_window_that_names_nothing_keeps_with_its_own_words_in_graph_modes():
     nothing = (HISTORY[0],)
-    llm = ScriptedLLM(replies={"reference": keyworded("KEEP", ll=("Lyon", "shops"))})
+    llm = ScriptedLLM(replies={"reference": reference_json("KEEP")})
     resolution = run(Resolver().resolve(turn(mode="mix", history=nothing), llm=llm))
-    assert (
-        resolution.decision == "keep"
-        and resolution.fallback_reason is None
-        and resolution.ll_keywords == ("Lyon", "shops")
-    )
-    llm = ScriptedLLM(replies={"reference": keyworded("RESOLVE", "Pulse POS", query="NONE")})
+    assert resolution.decision == "keep" and resolution.fallback_reason is None and resolution.ll_keywords == OWN
+    llm = ScriptedLLM(replies={"reference": reference_json("RESOLVE", "Pulse POS", query="NONE")})
     resolution = run(Resolver().resolve(turn(mode="mix", history=nothing), llm=llm))
-    # Nothing named: whatever it decided, the visitor's words and the check's keywords (contract §5.3).
+    # Nothing named: whatever it decided, the visitor's words and their keywords (contract §5.3).
     assert resolution.decision == "ambiguous" and resolution.entity is None and resolution.query == ASK
-    assert resolution.fallback_reason is None and resolution.ll_keywords == ("Lyon", "shops")
+    assert resolution.fallback_reason is None and resolution.ll_keywords == OWN
 
 
 def test_naive_mode_never_carries_keywords_whatever_the_answer_holds():
@@ -366,7 +334,7 @@ def extraction(call):
 
 async def restated_on_a_real_lightrag(make_rag, mode: str, restatement: str) -> tuple[ScriptedLLM, dict]:
     """One ambiguous follow-up restated as ``restatement`` on a real LightRAG: the model and the resolution record."""
-    answer = keyworded("AMBIGUOUS", query=restatement, ll=("Lyon", "shops"))
+    answer = reference_json("AMBIGUOUS", query=restatement)
     llm = ScriptedLLM(replies={"reference": answer, "lightrag_keywords": extraction})
     rag = await make_rag(llm, resolver=ResolverConfig())
     caller = QueryParam(mode=mode, conversation_history=[m.__dict__ for m in HISTORY], enable_rerank=False)
@@ -382,7 +350,7 @@ async def test_a_restated_follow_up_costs_one_model_call_on_a_real_lightrag(make
     assert resolution["query"] == f"{ASK} — {RESTATED}" and resolution["restatement"] == RESTATED
     assert llm.roles() == ["reference"]  # neither a restatement call nor LightRAG's extraction
     if mode == "mix":
-        assert resolution["ll_keywords"] == ["Pulse POS", "Orbit CRM", "Lyon", "shops"]
+        assert resolution["ll_keywords"] == ["Pulse POS", "Orbit CRM", "shops", "Lyon", "already"]
         assert resolution["searched_with"]["low_level"] == resolution["ll_keywords"]
 
 
@@ -394,29 +362,22 @@ async def test_an_ambiguous_check_is_not_led_by_the_one_name_its_restatement_pic
     assert resolution["query"] == ASK and resolution["restatement"] is None
     assert resolution["decision"] == "ambiguous" and resolution["entity"] is None
     assert llm.roles() == ["reference"]
-    if mode == "mix":  # the keywords name no candidate: the message's own words, as the check gave them
-        assert resolution["ll_keywords"] == ["Lyon", "shops"]
-
-
-def test_an_ambiguous_check_whose_keywords_name_one_candidate_keeps_the_message_with_its_own_words():
-    answer = keyworded("AMBIGUOUS", ll=("shops", "orbit crm"))  # not restated: its query is empty
-    resolution = run(Resolver().resolve(turn(mode="mix"), llm=ScriptedLLM(replies={"reference": answer})))
-    assert resolution.query == ASK and resolution.entity is None and resolution.decision == "ambiguous"
-    assert resolution.ll_keywords == ("shops",)  # "orbit crm" would lead the search to one of the two
+    if mode == "mix":  # the keywords name no candidate: the message's own words
+        assert resolution["ll_keywords"] == list(OWN)
 
 
 def test_a_kept_follow_up_that_names_its_own_subject_is_never_steered_by_the_history():
     # In graph modes every follow-up is checked (issue 40): a KEEP's keywords come from the message alone, and
     # a name in its answer leads only a message that points back.
     standalone = "Do Lyon shops pay by card?"
-    answer = keyworded("KEEP", name="Orbit CRM", ll=("Orbit CRM", "Lyon", "shops"))
+    answer = reference_json("KEEP", name="Orbit CRM")
     resolution = run(Resolver().resolve(turn(standalone, mode="mix"), llm=ScriptedLLM(replies={"reference": answer})))
     assert resolution.query == standalone and resolution.entity is None and resolution.decision == "keep"
-    assert resolution.ll_keywords == ("Lyon", "shops")
+    assert resolution.ll_keywords == ("Lyon", "shops", "pay", "card")
 
 
 def test_a_kept_follow_up_whose_answer_names_two_candidates_is_led_by_neither():
-    answer = keyworded("KEEP", name="Orbit CRM", ll=("Pulse POS", "shops"))
+    answer = reference_json("KEEP", name="Orbit CRM", query="Lyon shops using Pulse POS")
     resolution = run(Resolver().resolve(turn(mode="mix"), llm=ScriptedLLM(replies={"reference": answer})))
     assert resolution.query == ASK and resolution.entity is None and resolution.decision == "keep"
 
@@ -428,7 +389,7 @@ def test_a_name_inside_the_longer_one_the_answer_names_counts_once():
         Message(role="assistant", content="Orbit, our planning suite, has a course: the Orbit Academy, in two levels."),
     )
     asked = "In which cities does this course run?"
-    answer = keyworded("KEEP", name="Orbit Academy", ll=("Orbit", "Academy", "cities"))
+    answer = reference_json("KEEP", name="Orbit Academy", query="Orbit Academy cities")
     resolution = run(
         Resolver().resolve(turn(asked, mode="mix", history=history), llm=ScriptedLLM(replies={"reference": answer}))
     )
@@ -448,7 +409,7 @@ EARLIER_PRODUCT = (
 @pytest.mark.parametrize("mode", ["naive", "mix"])
 def test_a_name_said_three_messages_back_is_listed_with_where_and_can_be_named(mode):
     ask = "Which bakeries in Lyon already use it?"
-    llm = ScriptedLLM(replies={"reference": keyworded("RESOLVE", "Orbit CRM", ll=("Orbit CRM", "bakeries"))})
+    llm = ScriptedLLM(replies={"reference": reference_json("RESOLVE", "Orbit CRM")})
     t = Turn.from_history(ask, [m.__dict__ for m in EARLIER_PRODUCT], mode=mode)
     assert [m.content for m in t.history] == [m.content for m in EARLIER_PRODUCT[2:]]  # the text window stays short
     resolution = run(Resolver().resolve(t, llm=llm))
@@ -469,18 +430,9 @@ def test_a_name_the_conversation_said_verbatim_is_accepted_where_the_codes_candi
     history = (Message(role="user", content="Was bieten Sie an? 你们有什么？"), Message(role="assistant", content=said))
     t = Turn(query=ask, history=history, mode=mode)
     assert name not in t.candidates.names
-    llm = ScriptedLLM(replies={"reference": keyworded("RESOLVE", name, ll=(name,))})
+    llm = ScriptedLLM(replies={"reference": reference_json("RESOLVE", name)})
     resolution = run(Resolver().resolve(t, llm=llm))
     assert resolution.entity == name and resolution.query.startswith(f"{name} — ")
     # Not said in the conversation: refused as before.
-    llm = ScriptedLLM(replies={"reference": keyworded("RESOLVE", "Magazio", ll=(name,))})
+    llm = ScriptedLLM(replies={"reference": reference_json("RESOLVE", "Magazio")})
     assert run(Resolver().resolve(t, llm=llm)).entity is None
-
-
-def test_a_kept_follow_up_whose_keywords_are_all_the_historys_searches_its_own_words_in_one_call():
-    # Issue 40: grounded in the message alone nothing was left, and LightRAG extracted its own (a second call).
-    answer = keyworded("KEEP", ll=("Pulse POS", "Orbit CRM"))
-    resolution = run(Resolver().resolve(turn(mode="mix"), llm=ScriptedLLM(replies={"reference": answer})))
-    assert resolution.decision == "keep" and resolution.query == ASK and resolution.fallback_reason is None
-    assert resolution.ll_keywords == ("shops", "Lyon", "already", "use")
-    assert resolution.hl_keywords == ("retail adoption",)

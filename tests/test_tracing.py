@@ -126,15 +126,15 @@ async def test_reference_span_records_the_decision(traced, reply, decision, chan
 
 
 async def test_reference_span_records_a_keep_carrying_the_checks_keywords_as_changed_and_no_fallback(traced):
-    llm = ScriptedLLM(replies={"reference": reference_json("KEEP", ll=["enseignes", "installée"], hl=["commerce"])})
+    llm = ScriptedLLM(replies={"reference": reference_json("KEEP")})  # its keywords: the message's content words
     resolution = await resolve(traced, REFERENCE_QUERY, llm)
     assert resolution.decision == "keep" and resolution.has_keywords
     for span in (traced.one("lightrag_resolve.reference"), traced.one("lightrag_resolve.resolve")):
         span_attrs = attrs(span)
         assert span_attrs["lightrag_resolve.decision"] == "keep" and span_attrs["lightrag_resolve.changed"] is True
         assert "lightrag_resolve.fallback_reason" not in span_attrs
-        assert span_attrs["lightrag_resolve.keywords.ll_count"] == 2
-        assert span_attrs["lightrag_resolve.keywords.hl_count"] == 1
+        assert span_attrs["lightrag_resolve.keywords.ll_count"] == 4
+        assert span_attrs["lightrag_resolve.keywords.hl_count"] == 3
         assert "lightrag_resolve.resolved_query" not in span_attrs  # the text is the visitor's
 
 

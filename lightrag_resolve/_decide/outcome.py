@@ -110,7 +110,7 @@ def reference_outcome(policy: Policy, turn: Turn, reply: ModelReply, model: str 
         )
     checked = _named_by_answer(policy, turn, checked, answer)
     if checks_first(turn):
-        checked = _with_keywords(policy, turn, checked, answer)
+        checked = _with_keywords(policy, turn, checked)
     if checked.query != checked.original_query:
         asked = policy.read(lambda text: policy.standalone_question(turn, text), restatement)
         question = standalone_question(turn, asked, max_name_words=max_name_words)
@@ -125,8 +125,8 @@ def _decision(
     """The check's decision, the name it proposed, and the model's answer (``None`` when unusable).
 
     A window that names nothing was asked too: the answer still restates the
-    message (§5.9) and, in graph modes, gives its keywords; a name it proposes
-    that the conversation said verbatim is accepted (issue 40).
+    message (§5.9); a name it proposes that the conversation said verbatim
+    is accepted (issue 40).
     """
     names = turn.candidates.names
     safe = untouched(turn, "reference", model=model, raw_output=reply.text, candidates=names)
@@ -177,22 +177,14 @@ def _named_by_answer(policy: Policy, turn: Turn, checked: Resolution, answer: Re
 
 
 def _answer_mentions(policy: Policy, turn: Turn, answer: ReferenceAnswer) -> tuple[str, ...]:
-    """The candidates the answer names (its ``name``, keywords and restatement) that the message does not hold.
+    """The candidates the answer names (its ``name`` and restatement) that the message does not hold.
 
     A ``name`` outside the candidate list counts when the conversation said
-    it verbatim (``led_by`` checks it again); keywords that fail their
-    checks name nothing.
+    it verbatim (``led_by`` checks it again).
     """
     mentioned: list[str] = []
     if isinstance(answer.name, str) and answer.name.strip():
         mentioned.append(cut_gloss(turn.candidates.by_number(answer.name) or answer.name))
-    if checks_first(turn):  # keywords are asked in graph modes only
-        config = policy.config
-        outcome = enforce_keywords(
-            answer.ll_raw, answer.hl_raw, max_ll=config.max_ll_keywords, max_hl=config.max_hl_keywords
-        )
-        if outcome.fallback_reason is None:
-            mentioned.extend(turn.candidates.mentioned_in(" ; ".join(outcome.ll_keywords)))
     if isinstance(answer.restatement_raw, str):
         mentioned.extend(turn.candidates.mentioned_in(answer.restatement_raw))
     distinct: dict[str, str] = {}
@@ -206,28 +198,36 @@ def _answer_mentions(policy: Policy, turn: Turn, answer: ReferenceAnswer) -> tup
     return tuple(name for name in found if not any(other != name and contains_phrase(other, name) for other in found))
 
 
-def _with_keywords(policy: Policy, turn: Turn, checked: Resolution, answer: ReferenceAnswer) -> Resolution:
-    """``checked`` carrying the answer's keywords, cleaned and grounded (§5.2, §7).
+def _with_keywords(policy: Policy, turn: Turn, checked: Resolution) -> Resolution:
+    """``checked`` carrying LightRAG's keywords, built from what the check decided (§5.2, §7).
 
-    When none survive, the message's own words stand in, so the turn keeps
-    its one call; a message with none is left to LightRAG's own extraction.
+    LightRAG's extraction of the resolved text, without its call: the
+    resolved name, the message's words and a restatement's (``_words_of``),
+    low-level ones grounded as a short reply's (§5.4), a kept message's in
+    its own words only (§5.8). The check asks for none (issue 42: they were
+    most of what it wrote, and on a CPU each written token costs about
+    170 ms); measured as keeping every hit, references gaining one on the
+    bundled sample (docs/findings.md). A message with no content word of its
+    own is left to LightRAG's own extraction.
     """
     config = policy.config
+    own = _words_of(turn.query, turn.candidates)
+    restated = _words_of(checked.restatement, turn.candidates) if checked.restatement else ()
+    ll = [*((checked.entity,) if checked.entity else ()), *own, *restated]
     outcome = enforce_keywords(
-        answer.ll_raw, answer.hl_raw, max_ll=config.max_ll_keywords, max_hl=config.max_hl_keywords
+        ll, [*own, *restated] or ll, max_ll=config.max_ll_keywords, max_hl=config.max_hl_keywords
     )
     if outcome.fallback_reason is not None:
-        return _with_its_own_words(policy, turn, checked)
-    in_conversation = ground_keywords(
-        outcome.ll_keywords, candidates=turn.candidates, reply=turn.query, history=turn.conversation_texts
+        return checked
+    own_only = _own_words_only(turn, checked, outcome.ll_keywords)
+    grounded = ground_keywords(
+        outcome.ll_keywords,
+        candidates=Candidates() if own_only else turn.candidates,
+        reply=turn.query,
+        history=() if own_only else turn.conversation_texts,
     )
-    grounded = in_conversation
-    if _own_words_only(turn, checked, outcome.ll_keywords):
-        grounded = ground_keywords(outcome.ll_keywords, candidates=Candidates(), reply=turn.query, history=())
-        if not grounded.kept and in_conversation.kept:  # all the history's: the message's own words instead
-            grounded = replace(grounded, kept=content_words(turn.query)[: config.max_ll_keywords])
     if not grounded.kept:
-        return _with_its_own_words(policy, turn, checked)
+        return checked
     carried = check_keywords(
         checked,
         ll_keywords=grounded.kept,
@@ -238,26 +238,17 @@ def _with_keywords(policy: Policy, turn: Turn, checked: Resolution, answer: Refe
     return replace(carried, dropped_keywords=grounded.dropped) if carried.has_keywords else carried
 
 
-def _with_its_own_words(policy: Policy, turn: Turn, checked: Resolution) -> Resolution:
-    """``checked`` with the message's content words as both keyword lists (a resolved name leads them), when
-    none of the model's keywords survived: what LightRAG's extraction of the resolved text keeps, without
-    its second call. Written from the multilingual set's checks (an evaluation set): English keywords for a
-    Chinese or Spanish message fail their grounding, and LightRAG then extracted its own."""
-    own = content_words(turn.query)
-    if not own:
-        return checked
-    config = policy.config
-    return check_keywords(
-        checked,
-        ll_keywords=own[: config.max_ll_keywords],
-        hl_keywords=own[: config.max_hl_keywords],
-        max_ll=config.max_ll_keywords,
-        max_hl=config.max_hl_keywords,
-    )
+def _words_of(text: str, candidates: Candidates) -> tuple[str, ...]:
+    """The keywords LightRAG's extraction would read in ``text``: the candidate names it says, each whole, then its
+    other content words. Split into words, "Klinora Solo" searched as "Klinora" and "Solo" (the multilingual
+    set's zh-keep-04, an evaluation set)."""
+    names = candidates.mentioned_in(text)
+    inside = {word.casefold() for name in names for word in content_words(name)}
+    return tuple(dict.fromkeys([*names, *(word for word in content_words(text) if word.casefold() not in inside)]))
 
 
 def _own_words_only(turn: Turn, checked: Resolution, ll_keywords: tuple[str, ...]) -> bool:
-    """Whether the check's keywords may come from the message's own words only (contract §5.8).
+    """Whether the built keywords may come from the message's own words only (contract §5.8).
 
     A kept message names its own subject: keywords from the history would
     steer it (LightRAG removed the history from its own extraction for that

@@ -23,7 +23,7 @@ from .._model.prompts import Prompt, keyword_prompt, reference_prompt, reference
 from .._tuning import ResolverTuning
 from .._turn.conversation import Turn
 from .._turn.short_reply import should_resolve
-from .route import ROUTE_RULES, SHORTCUTS, RouteRule, Shortcut, checks_first
+from .route import ROUTE_RULES, SHORTCUTS, RouteRule, Shortcut
 
 __all__ = ["Policy"]
 
@@ -107,19 +107,20 @@ class Policy:
     def reference_prompt(self, turn: Turn) -> Prompt:
         """The reference check's prompt: the one call a longer follow-up costs (contract §5.3, §7).
 
-        It asks for the decision, the name, the message restated when it
-        points back at something the check cannot name (§5.9) and, in graph
-        modes, LightRAG's keywords.
+        It asks for the decision, the name, and the message restated when it
+        points back at something the check cannot name (§5.9); in graph modes
+        the code builds LightRAG's keywords from what it decided.
         """
-        return reference_prompt(turn, max_words=self.config.max_query_words, keywords=self._keyword_caps(turn))
+        return reference_prompt(turn, max_words=self.config.max_query_words)
 
     def reference_schema(self, turn: Turn) -> dict[str, Any]:
-        """The JSON schema of ``reference_prompt``'s answer, for backends that decode under a schema."""
-        return reference_schema(turn, keywords=self._keyword_caps(turn))
+        """The JSON schema of ``reference_prompt``'s answer, for backends that decode under a schema.
 
-    def _keyword_caps(self, turn: Turn) -> tuple[int, int] | None:
-        """The keyword lists' caps where the check gives LightRAG's keywords (graph modes), else ``None``."""
-        return (self.config.max_ll_keywords, self.config.max_hl_keywords) if checks_first(turn) else None
+        A shape a decision: a RESOLVE naming a candidate the message does not
+        say ends at its name (``OpenDomainResolver`` keeps its restatement,
+        the question it fuses with).
+        """
+        return reference_schema(turn)
 
     def parse_reference(self, output: str) -> ReferenceAnswer | None:
         """Read the check's JSON answer (or ``RESOLVE: <name>``, ``KEEP``, ``AMBIGUOUS``); ``None`` when unreadable."""

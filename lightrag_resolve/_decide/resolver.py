@@ -10,7 +10,10 @@ measured as a gain somewhere (contract §5.10).
 
 from __future__ import annotations
 
+from typing import Any
+
 from .._config import LLMFunc
+from .._model.prompts import reference_schema
 from .._resolution import Resolution, ResolutionPath
 from .._turn.conversation import Turn
 from .pipeline import resolve_turn, route_turn, run_path
@@ -78,6 +81,10 @@ class OpenDomainResolver(Resolver):
     sample) and lost two of doc2dial's, so ``Resolver`` leaves it off.
     Subclass it as ``Resolver``.
     """
+
+    def reference_schema(self, turn: Turn) -> dict[str, Any]:
+        """The check's schema with a RESOLVE's restatement kept: it is the question fused with."""
+        return reference_schema(turn, restate_resolved=True)
 
     def standalone_question(self, turn: Turn, restatement: str | None) -> str | None:
         """The check's restatement, as the question to fuse with."""

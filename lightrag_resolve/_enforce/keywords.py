@@ -214,7 +214,7 @@ def reuse_keywords(
 
 
 _KEPT_AS_WRITTEN = ("keep", "ambiguous", "no_candidates")
-"""The check's outcomes that retrieve with the visitor's words: with its keywords, LightRAG need not extract."""
+"""The check's outcomes that retrieve with the visitor's words: with keywords built for them, LightRAG need not extract."""
 
 
 def check_keywords(
@@ -225,7 +225,7 @@ def check_keywords(
     max_ll: int,
     max_hl: int,
 ) -> Resolution:
-    """A reference check's outcome carrying the keywords its one answer gave, in graph modes (contract §7).
+    """A reference check's outcome carrying the keywords built from what it decided, in graph modes (contract §7).
 
     A resolved or restated reference leads them with its name(s)
     (``reuse_keywords``); a KEEP, an AMBIGUOUS that was not restated and a

@@ -19,6 +19,7 @@ from typing import Any
 from .._facts import Candidates, TurnFacts
 from .._languages.pointing import named_before_pointing
 from .._languages.text import (
+    HAN_RUN,
     MAX_QUERY_CHARS,
     clip_chars,
     contains_phrase,
@@ -180,12 +181,21 @@ def adds_nothing(restatement: str, turn: TurnFacts) -> bool:
     restated "Is this course also available on weekends?" as itself followed
     by "Pivotane Bootcamp, A1"; the 8-word cap kept the message's seven
     words and "Vellinor", and that search lost the course's page.
-    Words are runs of letters and digits, so a run of Han text counts as one
-    word and must occur in the message as it is.
+    Words are runs of letters and digits; a run of Han text has no word
+    boundaries, so it adds nothing when each of its characters is in the
+    message (the multilingual set's zh-keep-04: "每月多少钱？" restating
+    "Klinora Solo 每个月多少钱？" searched the company's name instead).
     """
     own = {word.casefold() for word in _WORD.findall(turn.company_name or "")}
     words = [word for word in _WORD.findall(restatement) if word.casefold() not in own]
-    return all(contains_phrase(turn.query, word) for word in words)
+    return all(_said(word, turn.query) for word in words)
+
+
+def _said(word: str, message: str) -> bool:
+    """Whether ``message`` holds ``word``: as a phrase, or for a run of Han text, each of its characters."""
+    if HAN_RUN.fullmatch(word):
+        return all(character in message for character in word)
+    return contains_phrase(message, word)
 
 
 def restated_name(restatement: str, turn: TurnFacts) -> str | None:

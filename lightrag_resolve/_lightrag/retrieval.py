@@ -4,7 +4,7 @@
 words and the caller's ``QueryParam`` when nothing changed, else the resolved
 text and a copy carrying its keywords; a resolved reference's chunk search may
 fuse with a second search (§5.5, §5.10). ``retrieve_beside_check`` runs the
-reference check: in graph modes first, its keywords replacing LightRAG's
+reference check: in graph modes first, the keywords built from it replacing LightRAG's
 extraction (one model call per follow-up, as plain LightRAG); in ``naive``
 mode beside a speculative search on the visitor's words, so only resolved
 turns wait. What a retrieval asks of LightRAG's query (the exemption, the

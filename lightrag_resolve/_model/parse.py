@@ -51,17 +51,15 @@ class ReferenceAnswer:
     A JSON answer keeps its ``name`` with any decision: a KEEP that names a
     candidate said what its decision did not (``_decide.outcome``).
 
-    From the JSON answer also, as the model gave them (cleaned later): the
-    message restated as a search query (``restatement_raw``, §5.9) and the
-    keywords LightRAG needs for the message as resolved (``ll_raw``,
-    ``hl_raw``; graph modes, §7). A one-line answer has none of them.
+    From the JSON answer also, as the model gave it (cleaned later): the
+    message restated as a search query (``restatement_raw``, §5.9). A
+    one-line answer has none; keywords a model writes unasked are ignored (the
+    code builds LightRAG's, §7).
     """
 
     decision: Literal["resolve", "keep", "ambiguous"]
     name: str | None = None
     restatement_raw: Any = None
-    ll_raw: Any = None
-    hl_raw: Any = None
 
 
 def _json_object(text: str) -> dict[str, Any] | None:
@@ -109,11 +107,7 @@ def parse_reference_answer(output: str) -> ReferenceAnswer | None:
         if not isinstance(decision, str):
             return None
         output = f"{decision}: {name}" if isinstance(name, str) and name.strip() else decision
-        extra = {
-            "restatement_raw": _first(obj, _QUERY_KEYS),
-            "ll_raw": _first(obj, _LL_KEYS),
-            "hl_raw": _first(obj, _HL_KEYS),
-        }
+        extra = {"restatement_raw": _first(obj, _QUERY_KEYS)}
     line = clean_single_line(next((line for line in output.splitlines() if clean_single_line(line)), ""))
     line = line.replace("*", "").replace("`", "").strip().strip("_\"'> ").strip()
     match = _REFERENCE.match(line)

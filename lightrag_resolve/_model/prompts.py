@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .._languages.text import MAX_PROMPT_PART_CHARS, prompt_part
+from .._languages.text import MAX_PROMPT_PART_CHARS, contains_phrase, prompt_part
 from .._turn.conversation import Turn
 
 __all__ = [
@@ -19,7 +19,6 @@ __all__ = [
     "ANSWER_MAX_LL",
     "KEYWORD_MAX_TOKENS",
     "ONE_LINE",
-    "REFERENCE_KEYWORD_TOKENS",
     "REFERENCE_MAX_TOKENS",
     "Prompt",
     "keyword_prompt",
@@ -57,11 +56,7 @@ KEYWORD_MAX_TOKENS = 64
 """The keyword answer's budget: the 8-word ``query`` and 2 + 2 keywords under their schema fit in about 40 tokens."""
 
 REFERENCE_MAX_TOKENS = 64
-"""The reference answer's budget without keywords: the decision, a name of at most 6 words and an 8-word query
-as the schema's JSON; in graph modes ``REFERENCE_KEYWORD_TOKENS`` more for the keywords."""
-
-REFERENCE_KEYWORD_TOKENS = 96
-"""The reference answer's keywords: up to 5 + 3 under LightRAG's key names."""
+"""The reference answer's budget: the decision, a name of at most 6 words and an 8-word query as the schema's JSON."""
 
 RESTATEMENT_MAX_CHARS = 64
 """The restatement (``query``) under a schema: about the 8 words asked (``max_query_words``) that are kept."""
@@ -154,38 +149,21 @@ def text_prompt(turn: Turn, *, max_words: int, pick: str | None = None, offer: s
     )
 
 
-def reference_prompt(
-    turn: Turn,
-    *,
-    max_words: int,
-    keywords: tuple[int, int] | None = None,
-) -> Prompt:
-    """The one call a longer follow-up costs (contract §5.3, §5.9, §7): the check, and what the search needs.
+def reference_prompt(turn: Turn, *, max_words: int) -> Prompt:
+    """The one call a longer follow-up costs (contract §5.3, §5.9, §7): the check, and the message restated.
 
     The decision is asked as it was when it was the call's only question (the
-    same instructions and examples, measured on both datasets); what the
-    search needs is asked after it, in words only: examples of keywords were
-    copied into answers, and asking for them before the decision made the
-    model keep messages it used to resolve (docs/findings.md). The JSON
-    answer holds the decision, the name (RESOLVE), the message restated as a
-    search query (``query``: the restatement of §5.9 when the check names
-    nothing or its name is refused, the standalone question of §5.10) and,
-    in graph modes (``keywords`` = the low- and high-level caps), the keywords
-    LightRAG would otherwise extract in a call of its own.
+    same instructions and examples, measured on both datasets); the
+    restatement is asked after it, in words only (asking for more before the
+    decision made the model keep messages it used to resolve,
+    docs/findings.md). The JSON answer holds the decision, the name (RESOLVE)
+    and the message restated as a search query (``query``: the restatement of
+    §5.9 when the check names nothing or its name is refused, the standalone
+    question of §5.10). It asks for no keywords in any mode: in graph modes the
+    code builds LightRAG's from what the check decided (issue 42: each
+    keyword the model writes costs a CPU about 170 ms, and the extraction it
+    replaces wrote fewer).
     """
-    fields = ["decision", "name", "query"]
-    also = (
-        f'Then, for a search engine, also give "query": the message as a search query of at most {max_words} words '
-        f"that names what it refers to (the name, or the topic the conversation is about), in the conversation's "
-        f'language, copying names exactly ("" for KEEP)'
-    )
-    if keywords is not None:
-        max_ll, max_hl = keywords
-        also += (
-            f'; "low_level_keywords": at most {max_ll} specific names or terms of the message and of what it '
-            f'refers to; "high_level_keywords": at most {max_hl} broader themes'
-        )
-        fields += ["low_level_keywords", "high_level_keywords"]
     system = (
         f"You check whether a chat message{_for_company(turn)} points at something named "
         "earlier in the conversation without naming it. Decide:\n"
@@ -197,29 +175,51 @@ def reference_prompt(
         '- after "Orbit CRM syncs your contacts.": "Which retailers already run it?" -> RESOLVE: Orbit CRM\n'
         '- "Combien de bureaux avez-vous ?" -> KEEP\n'
         '- after "We sell Orbit CRM and Pulse POS.": "Is it available on weekends?" -> AMBIGUOUS\n'
-        f"{also}.\nAnswer with JSON: {', '.join(fields)}."
+        f'Then, for a search engine, also give "query": the message as a search query of at most {max_words} words '
+        f"that names what it refers to (the name, or the topic the conversation is about), in the conversation's "
+        f'language, copying names exactly ("" for KEEP).\nAnswer with JSON: decision, name, query.'
     )
-    budget = REFERENCE_MAX_TOKENS + (REFERENCE_KEYWORD_TOKENS if keywords is not None else 0)
-    return Prompt(system=system, user=_conversation(turn, "Message"), max_tokens=budget)
+    return Prompt(system=system, user=_conversation(turn, "Message"), max_tokens=REFERENCE_MAX_TOKENS)
 
 
-def reference_schema(turn: Turn, *, keywords: tuple[int, int] | None = None) -> dict[str, Any]:
-    """The JSON schema of the reference answer: the decision, a name that must be a candidate, the restatement,
-    and in graph modes LightRAG's two keyword lists at the configured caps."""
-    properties: dict[str, Any] = {
-        "decision": {"type": "string", "enum": ["RESOLVE", "KEEP", "AMBIGUOUS"]},
-        # The candidates when the code found some; else any short name, which the code accepts only when the
-        # conversation said it verbatim (its heuristics miss names, e.g. a Chinese one without spaces).
-        "name": (
-            {"type": "string", "enum": [*turn.candidates.names, ""]}
-            if turn.candidates.names
-            else {"type": "string", "maxLength": 60}
-        ),
-        # About 8 words: the restatement is cut to max_query_words anyway, and on a CPU every character the
-        # model writes costs time (the one-slot local model wrote 16 words here where none were asked).
-        "query": {"type": "string", "maxLength": RESTATEMENT_MAX_CHARS},
-    }
-    if keywords is not None:
-        properties["low_level_keywords"] = _words(keywords[0], max_chars=60)
-        properties["high_level_keywords"] = _words(keywords[1], max_chars=60)
-    return {"type": "object", "properties": properties, "required": list(properties)}
+def reference_schema(turn: Turn, *, restate_resolved: bool = False) -> dict[str, Any]:
+    """The JSON schema of the reference answer: a shape a decision, so the answer ends when nothing more is read.
+
+    A RESOLVE naming a candidate the message does not say ends at its name:
+    the name leads the search, and the restatement is read only when a name
+    is refused, as one the message already says is (contract §5.3), so a
+    RESOLVE naming such a candidate still gives its ``query``, and so does
+    one without candidates to choose from (its free name may be refused) or,
+    with ``restate_resolved``, every RESOLVE (the open-domain profile's
+    standalone question). KEEP and AMBIGUOUS give the name and the
+    restatement (§5.3, §5.9). Every shape begins with the same keys in the
+    prompt's order and the names they allow together are the candidates, so
+    the decision and the name are written after the same text, among the
+    same choices, as under one shape: the 1.5B model's decisions moved when
+    what came before them changed (issue 42, docs/findings.md).
+    """
+    names = turn.candidates.names
+    query = {"type": "string", "maxLength": RESTATEMENT_MAX_CHARS}
+    said = [name for name in names if contains_phrase(turn.query, name)]
+    if not names or restate_resolved:
+        resolve = [_reference_shape(["RESOLVE"], _name(names), query)]
+    else:
+        unsaid = [name for name in names if name not in said]
+        resolve = [_reference_shape(["RESOLVE"], {"type": "string", "enum": [*unsaid, ""]}, None)]
+        if said:
+            resolve.append(_reference_shape(["RESOLVE"], {"type": "string", "enum": said}, query))
+    return {"anyOf": [*resolve, _reference_shape(["KEEP", "AMBIGUOUS"], _name(names), query)]}
+
+
+def _name(names: tuple[str, ...]) -> dict[str, Any]:
+    """The ``name`` field: a candidate (or "") when the code found some; else any short name, which the code
+    accepts only when the conversation said it verbatim (its heuristics miss names, e.g. a Chinese one)."""
+    return {"type": "string", "enum": [*names, ""]} if names else {"type": "string", "maxLength": 60}
+
+
+def _reference_shape(decisions: list[str], name: dict[str, Any], query: dict[str, Any] | None) -> dict[str, Any]:
+    """One decision's answer: ``decision``, ``name`` and, where it is read, ``query``; nothing else."""
+    properties: dict[str, Any] = {"decision": {"type": "string", "enum": decisions}, "name": name}
+    if query is not None:
+        properties["query"] = query  # about 8 words: cut to max_query_words anyway, and each one costs a CPU time
+    return {"type": "object", "properties": properties, "required": list(properties), "additionalProperties": False}

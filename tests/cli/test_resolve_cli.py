@@ -151,7 +151,7 @@ def test_the_command_is_listed(capsys):
 def test_end_to_end_against_an_openai_compatible_server(tmp_path, capsys, monkeypatch):
     """The real adapter and client, on a fake server on 127.0.0.1; the key comes from the environment."""
     turn = {"query": "Quelles enseignes l'ont déjà installé ?", "history": HISTORY, "mode": "hybrid"}
-    answer = reference_json("RESOLVE", "Pulse POS", ll=["enseignes"], hl=["commerce"])
+    answer = reference_json("RESOLVE", "Pulse POS")
     with fake_chat_server({"reference": answer}) as server:
         monkeypatch.setenv("OPENAI_API_KEY", "sk-from-env")
         code = main(["resolve", write(tmp_path, turn), "--model", "tiny", "--llm-base-url", server.base_url])
@@ -159,12 +159,14 @@ def test_end_to_end_against_an_openai_compatible_server(tmp_path, capsys, monkey
     result = json.loads(capsys.readouterr().out)
     assert result["decision"] == "resolve" and result["entity"] == "Pulse POS"
     assert result["query"] == "Pulse POS — Quelles enseignes l'ont déjà installé ?"
-    assert result["ll_keywords"] == ["Pulse POS", "enseignes"] and result["hl_keywords"] == ["commerce"]
-    (request,) = server.requests  # one call: the check, with the keywords of a graph mode
+    own = ["enseignes", "déjà", "installé"]  # the message's content words: the keywords the code builds (issue 42)
+    assert result["ll_keywords"] == ["Pulse POS", *own] and result["hl_keywords"] == own
+    (request,) = server.requests  # one call: the check, in place of LightRAG's extraction
     assert request["authorization"] == "Bearer sk-from-env"
     assert request["body"]["model"] == "tiny"
     schema = request["body"]["response_format"]["json_schema"]["schema"]
-    assert {"decision", "name", "query", "low_level_keywords", "high_level_keywords"} == set(schema["required"])
+    resolve, other = schema["anyOf"]  # a shape a decision: RESOLVE ends at its name, no keywords asked
+    assert (resolve["required"], other["required"]) == (["decision", "name"], ["decision", "name", "query"])
 
 
 

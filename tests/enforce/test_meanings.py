@@ -196,10 +196,14 @@ def test_a_restatement_that_adds_one_word_is_kept():
     assert after.changed and after.restatement is not None
 
 
-def test_a_han_restatement_counts_as_repeating_only_when_the_message_holds_it_whole():
+def test_a_han_restatement_counts_as_repeating_when_the_message_holds_each_of_its_characters():
     asked = turn("这个课程周末也有吗？")
     assert adds_nothing("这个课程周末也有吗", asked)
     assert not adds_nothing("Pivotane 培训周末也有吗", asked)
+    # Han text has no word boundaries: "每月" is "每个月" without its measure word (the multilingual set's zh-keep-04).
+    priced = turn("Klinora Solo 每个月多少钱？")
+    assert adds_nothing("每月多少钱？", priced) and adds_nothing("Klinora Solo 每月", priced)
+    assert not adds_nothing("每年多少钱", priced)
 
 
 def test_the_configured_company_counts_as_established():
