@@ -97,7 +97,9 @@ class ResolverConfig:
     structured_output: str = _knob(
         "auto",
         "`auto`: JSON schemas for LLM functions marked `supports_json_schema` (the local model, "
-        "`openai_llm`), JSON mode for others; `json_schema`: always; `off`: no `response_format`",
+        "`openai_llm`), JSON mode for others; `json_schema`: always; `off`: no `response_format`. The reference "
+        "check's schema has an `anyOf` at its root (a shape a decision, contract §5.3), sent without `strict`; "
+        "`openai_llm` sends JSON mode from then on once an endpoint answers a schema with HTTP 400",
         shown='`"auto"`',
     )
     capture_content: bool | None = _knob(

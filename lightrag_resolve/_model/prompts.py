@@ -185,18 +185,14 @@ def reference_prompt(turn: Turn, *, max_words: int) -> Prompt:
 def reference_schema(turn: Turn, *, restate_resolved: bool = False) -> dict[str, Any]:
     """The JSON schema of the reference answer: a shape a decision, so the answer ends when nothing more is read.
 
-    A RESOLVE naming a candidate the message does not say ends at its name:
-    the name leads the search, and the restatement is read only when a name
-    is refused, as one the message already says is (contract §5.3), so a
-    RESOLVE naming such a candidate still gives its ``query``, and so does
-    one without candidates to choose from (its free name may be refused) or,
-    with ``restate_resolved``, every RESOLVE (the open-domain profile's
-    standalone question). KEEP and AMBIGUOUS give the name and the
-    restatement (§5.3, §5.9). Every shape begins with the same keys in the
-    prompt's order and the names they allow together are the candidates, so
-    the decision and the name are written after the same text, among the
-    same choices, as under one shape: the 1.5B model's decisions moved when
-    what came before them changed (issue 42, docs/findings.md).
+    A RESOLVE naming a candidate the message does not say ends at its name,
+    which leads the search; the restatement is read when a name is refused
+    (one the message says, a free name: their RESOLVE keeps ``query``), and
+    by the open-domain profile (``restate_resolved``). KEEP and AMBIGUOUS
+    give name and restatement (contract §5.3, §5.9). The shapes begin with
+    the prompt's keys in its order and together allow the same names, so the
+    decision and the name are written as under one shape: the 1.5B model's
+    decisions moved when what came before them changed (issue 42).
     """
     names = turn.candidates.names
     query = {"type": "string", "maxLength": RESTATEMENT_MAX_CHARS}
