@@ -14,9 +14,6 @@ T = TypeVar("T")
 ResolutionPath = Literal["disabled", "first_turn", "bypass", "text", "keywords", "reference"]
 """Which branch of contract §3 the turn took."""
 
-Path = ResolutionPath
-"""Deprecated name of ``ResolutionPath`` (it shadowed ``pathlib.Path``); ``lightrag_resolve.Path`` warns."""
-
 FallbackReason = str
 """Why the visitor's words went through unchanged (contract §6).
 

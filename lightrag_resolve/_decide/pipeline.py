@@ -1,9 +1,9 @@
 """One turn, one way: route, look up its names, settle or ask the model once, read the answer, record.
 
-``resolve_turn`` is what every entry point calls (``Resolver.resolve``,
-``ResolvingLightRAG.aresolve``); ``ResolvingLightRAG``'s retrieval entry
-points take its two halves apart (``route_turn``, then ``run_path``), because
-a reference in ``naive`` mode is checked beside a speculative search. The
+``resolve_turn`` is what ``Resolver.resolve`` calls; ``ResolvingLightRAG``'s
+entry points take its two halves apart (``route_turn``, then ``run_path``
+with the graph's names and each role's LLM), because a reference in
+``naive`` mode is checked beside a speculative search. The
 pipeline is given a ``Policy`` and calls its override points; nothing here
 calls back up. The span, the log line and the ``on_resolution`` hook see
 every decision the same way (``_observe.report.reporting``).
@@ -108,8 +108,6 @@ async def resolve_turn(
     model: str | None,
     reference_llm: LLMFunc | None = None,
     reference_model: str | None = None,
-    graph: Any = None,
-    graph_timeout: float = 0.0,
     searched_by_lightrag: bool = False,
 ) -> Resolution:
     """Route ``turn`` and run its path; the outcome is recorded and reported once. Never raises because of the model.
@@ -130,8 +128,6 @@ async def resolve_turn(
                 turn,
                 llm=(reference_llm or llm) if reference else llm,
                 model=(reference_model or model) if reference else model,
-                graph=graph,
-                graph_timeout=graph_timeout,
             )
         reported(resolution)
     return resolution

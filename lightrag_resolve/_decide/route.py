@@ -41,7 +41,6 @@ from .._turn.short_reply import DEFAULT_MAX_RESOLVE_WORDS, word_count
 
 __all__ = [
     "GRAPH_MODES",
-    "NO_CALL",
     "ROUTE_RULES",
     "SHORTCUTS",
     "Route",

@@ -13,8 +13,6 @@ neither.
 from __future__ import annotations
 
 from .answers import (
-    TextOutcome,
-    answer_line,
     append_context,
     append_meaning,
     enforce_text_query,
@@ -23,8 +21,6 @@ from .answers import (
     is_scaffold,
 )
 from .keywords import (
-    GroundedKeywords,
-    KeywordOutcome,
     LightRAGKeywords,
     check_keywords,
     clean_keywords,
@@ -36,7 +32,6 @@ from .keywords import (
 )
 from .meanings import (
     adds_nothing,
-    mentions_other_option,
     needs_restatement,
     resolved_meaning,
     restated,
@@ -48,20 +43,14 @@ from .names import (
     accept_reference_name,
     cut_gloss,
     name_with_message,
-    refused_mentions,
-    unestablished_in,
     unestablished_names,
 )
 
 __all__ = [
-    "GroundedKeywords",
-    "KeywordOutcome",
     "LightRAGKeywords",
     "check_keywords",
     "NameOutcome",
-    "TextOutcome",
     "accept_reference_name",
-    "answer_line",
     "append_context",
     "append_meaning",
     "clean_keywords",
@@ -74,16 +63,13 @@ __all__ = [
     "is_prompt_format",
     "is_scaffold",
     "keywords_with_name",
-    "mentions_other_option",
     "name_with_message",
     "needs_restatement",
     "resolved_meaning",
     "restated",
     "adds_nothing",
     "restated_name",
-    "refused_mentions",
     "reuse_keywords",
     "standalone_question",
-    "unestablished_in",
     "unestablished_names",
 ]

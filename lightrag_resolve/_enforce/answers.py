@@ -21,11 +21,9 @@ from .._languages.text import (
 
 __all__ = [
     "QUOTES",
-    "TextOutcome",
     "answer_line",
     "append_context",
     "append_meaning",
-    "contains_phrase",
     "enforce_text_query",
     "first_line",
     "is_none_answer",

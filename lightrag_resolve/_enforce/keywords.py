@@ -28,9 +28,7 @@ from .._resolution import Resolution
 from .answers import QUOTES, is_none_answer, is_scaffold
 
 __all__ = [
-    "GroundedKeywords",
     "check_keywords",
-    "KeywordOutcome",
     "LightRAGKeywords",
     "clean_keywords",
     "enforce_keywords",

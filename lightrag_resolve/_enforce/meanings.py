@@ -30,7 +30,6 @@ from .names import name_with_message, refused_mentions, unestablished_in
 
 __all__ = [
     "adds_nothing",
-    "mentions_other_option",
     "needs_restatement",
     "resolved_meaning",
     "restated",

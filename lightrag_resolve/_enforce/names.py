@@ -127,14 +127,13 @@ def unestablished_names(text: str, *, message: str, history: Sequence[str], cand
     return tuple(unknown)
 
 
-def unestablished_in(turn: TurnFacts, text: str, *, messages: tuple[str, ...] | None = None) -> tuple[str, ...]:
+def unestablished_in(turn: TurnFacts, text: str) -> tuple[str, ...]:
     """``unestablished_names`` of a model's text against what the turn established.
 
-    The visitor's message, the window's messages (or ``messages``, what the
-    prompt showed), its candidates and the configured company's name (which
-    the rewrite checks append) all count.
+    The visitor's message, the window's messages, its candidates and the
+    configured company's name (which the rewrite checks append) all count.
     """
-    shown = turn.conversation_texts if messages is None else messages
+    shown = turn.conversation_texts
     known = (*shown, turn.company_name) if turn.company_name else shown
     return unestablished_names(text, message=turn.query, history=known, candidates=turn.candidates)
 

@@ -56,7 +56,6 @@ __all__ = [
     "RetrievalScope",
     "SERVER",
     "SUPPORTED_LIGHTRAG",
-    "Internal",
     "SeamError",
     "chat_token_counter",
     "check",

@@ -49,11 +49,7 @@ from .._turn.conversation import Turn
 from .._version import __version__
 
 __all__ = [
-    "SPAN_RESOLVE",
-    "SPAN_RETRIEVAL",
     "QuerySpan",
-    "ResolverSpan",
-    "TracedSpan",
     "query_span",
     "record_model_result",
     "resolver_span",

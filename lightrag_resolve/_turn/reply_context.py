@@ -45,7 +45,6 @@ from .short_reply import word_count
 __all__ = [
     "MAX_CONTEXT_CHARS",
     "accepted_offer",
-    "asked_before",
     "follows_question",
     "invites_reply",
     "is_acceptance",
