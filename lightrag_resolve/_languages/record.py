@@ -18,42 +18,10 @@ _LATIN_WORD = re.compile(r"[^\W\d_]+(?:['-][^\W\d_]+)*")
 class Language:
     """The words and phrases one language gives the analysis; every field is filled for a shipped language.
 
-    ``markers``: frequent words rare in the other shipped languages (how a
-    message is recognised; a Han-script language is recognised by its script).
-    ``assent``, ``declining``, ``thanking``: the words of a reply that only
-    agrees or declines, those of them that decline, and those that only thank;
-    ``accepting_negations``: negations that accept ("why not").
-    ``offering``: phrases of a question that offers something ("would you
-    like"); ``inviting``: phrases of a sentence that offers or requests ("let
-    me know"). ``pointers``: words that may point at something named before
-    (pronouns, demonstratives, possessives); ``set_pointers``: words that
-    presuppose a set already named ("other", "which one");
-    ``not_pointing``: idioms that hold a pointer without pointing, a dummy
-    subject included ("it rains", "es gibt"); ``elliptical``: openings that
-    point back ("what about"); ``object_pronoun``: an object pronoun before its
-    verb, where the language has one ("vous le proposez").
-    ``function_words``: words that name nothing; ``definite_articles``;
-    ``addressing``: words addressed to the assistant ("you", "Sie");
-    ``name_stop_words``: capitalised words that never start or end a name.
-    ``list_gaps``: what joins the options of a list (", or", "oder", "、");
-    ``ordinals``: patterns for the first, second, third and fourth option, and
-    ``last`` for the last one; ``negating``: words that rule an option out
-    ("not", "pas", "nicht", "不是"). ``capitalises_nouns``: a capital marks a noun,
-    not a name (German). ``drops_subject``: a question may leave its subject
-    out ("¿Cuánto cuesta?", "多少钱"), so a short one that names nothing
-    leans on the conversation without any pointing word. ``spaced``: words
-    are written apart.
-    ``name_connectors``: lower-case words inside a name ("of", "de", "von");
-    ``clause_breaks``: words that end a clause ("but", "mais", "但是");
-    ``list_openers``: words after which a list begins ("包括"), read in text
-    without spaces; ``list_number_words``: words before an option's number
-    ("option", "numéro"); ``elisions``: words written elided before an
-    apostrophe ("l", "qu"); ``units``: units of measure; ``none_answers``: a
-    model's "nothing" ("none", "aucun"); ``narrating``: phrases of a model that
-    narrates its task ("the visitor"); ``prompt_labels``, ``answer_labels``,
-    ``query_labels``: labels of the prompts' format, and those a model writes
-    before a verdict or a rewrite ("Visitor:", "Answer:", "Query:").
-    ``sources``: what each field was written from (see ``sourced_fields``).
+    What each field holds, with an example, and which part of the analysis
+    reads it: the field table of ``docs/languages.md`` (a test holds the page
+    to every field). ``sources`` says what each field was written from
+    (``sourced_fields``), and whether that data is also an evaluation set.
     """
 
     code: str
