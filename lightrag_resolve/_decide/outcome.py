@@ -154,12 +154,12 @@ def _named_by_answer(policy: Policy, turn: Turn, checked: Resolution, answer: Re
     Asked for the search's needs in the same call, the small model often
     answers KEEP for a message that points back while naming what it points
     at elsewhere in the same answer: in ``name`` ("Do we have to pay for
-    it?" → KEEP, ``"name": "Kadoro Express"``), among its low-level keywords
-    ("Is there a monthly limit on it?" → KEEP, ``["SignaFlow", "monthly
-    limit"]``) or in its restatement (written from three of the sample's
-    references, an evaluation set). The name goes through the acceptance of any proposed name,
-    and only when exactly one candidate fits: the answer's name, keywords and
-    restatement together name one candidate the message lacks, and the
+    it?" → KEEP, ``"name": "Kadoro Express"``), in its restatement, or, until
+    issue 42, in its keywords (``["SignaFlow", "monthly limit"]``); written
+    from three of the sample's references, an evaluation set. The name goes
+    through the acceptance of any proposed name, and only when exactly one
+    candidate fits: the answer's name and restatement together name one
+    candidate the message lacks, and the
     message points back (``Resolver.points_back``): in graph modes every
     follow-up is checked, and one that names its own subject is never steered
     by the history. An AMBIGUOUS answer is never led by one of the names it
@@ -169,14 +169,14 @@ def _named_by_answer(policy: Policy, turn: Turn, checked: Resolution, answer: Re
     """
     if checked.fallback_reason != "keep":
         return checked
-    names = _answer_mentions(policy, turn, answer)
+    names = _answer_mentions(turn, answer)
     if len(names) != 1 or not override_answer(policy.points_back, turn, on_error=False, then="the kept message stays"):
         return checked
     resolved = led_by(turn, replace(checked, fallback_reason=None, decision=None), names[0], policy.tuning)
     return checked if resolved.fallback_reason is not None else resolved
 
 
-def _answer_mentions(policy: Policy, turn: Turn, answer: ReferenceAnswer) -> tuple[str, ...]:
+def _answer_mentions(turn: Turn, answer: ReferenceAnswer) -> tuple[str, ...]:
     """The candidates the answer names (its ``name`` and restatement) that the message does not hold.
 
     A ``name`` outside the candidate list counts when the conversation said
@@ -194,7 +194,7 @@ def _answer_mentions(policy: Policy, turn: Turn, answer: ReferenceAnswer) -> tup
             distinct.setdefault(key, name)
     found = tuple(distinct.values())
     # A name inside a longer one the answer names counts once, as within one text (Candidates.mentioned_in):
-    # "Pivotane Bootcamp" as the name and "Pivotane" among the keywords (the bundled sample's fr-ref-08).
+    # "Pivotane Bootcamp" as the name and "Pivotane" in what else it wrote (the bundled sample's fr-ref-08).
     return tuple(name for name in found if not any(other != name and contains_phrase(other, name) for other in found))
 
 

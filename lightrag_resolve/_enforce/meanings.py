@@ -191,9 +191,9 @@ def adds_nothing(restatement: str, turn: TurnFacts) -> bool:
 
 
 def _said(word: str, message: str) -> bool:
-    """Whether ``message`` holds ``word``: as a phrase, or for a run of Han text, each of its characters."""
-    if HAN_RUN.fullmatch(word):
-        return all(character in message for character in word)
+    """Whether ``message`` holds ``word`` (``contains_phrase``), for a run of Han text each of its characters."""
+    if HAN_RUN.fullmatch(word):  # no word boundaries in Han text: each character on its own
+        return all(contains_phrase(message, character) for character in word)
     return contains_phrase(message, word)
 
 
