@@ -1,10 +1,8 @@
 """Conversation-aware retrieval for LightRAG.
 
-``ResolvingLightRAG`` is a drop-in ``LightRAG`` that resolves follow-up
-messages ("Santé", "Yes, B1", "Which retailers already run it?") before
-LightRAG retrieves, following the contract in docs/contract.md: keywords for short
-replies in graph modes, a short query in ``naive`` mode, and a reference check
-beside a speculative search for longer follow-ups.
+``ResolvingLightRAG`` is a drop-in ``LightRAG`` that resolves follow-up messages ("Santé", "Yes, B1", "Which retailers
+already run it?") before LightRAG retrieves, following the contract in docs/contract.md: keywords for short replies in
+graph modes, a short query in ``naive`` mode, and a reference check beside a speculative search for longer follow-ups.
 
 The map (docs/architecture.md has the whole of it, and tests/test_layers.py checks it):
 
@@ -67,7 +65,8 @@ def __getattr__(name: str) -> object:
         import warnings
 
         new_name, value = _DEPRECATED[name]
-        warnings.warn(f"lightrag_resolve.{name} is deprecated; use lightrag_resolve.{new_name}", DeprecationWarning,
-                      stacklevel=2)
+        warnings.warn(
+            f"lightrag_resolve.{name} is deprecated; use lightrag_resolve.{new_name}", DeprecationWarning, stacklevel=2
+        )
         return value
     raise AttributeError(f"module 'lightrag_resolve' has no attribute {name!r}")

@@ -1,14 +1,9 @@
 """One awaited call of someone else's code (a model, a storage) that cannot raise into the caller's query.
 
-The model call (``_model.call.ask_model``) and the graph lookup
-(``_turn.graph_names``) both run code this library does not own, bounded in time:
-its failures, its timeout and a ``CancelledError`` it raises itself (a client
-library cancelling its own inner task) must cost the turn what it asked for,
-never the query. Only the caller's own cancellation propagates, cancelling
-the call with it. The two are told apart the same way on Python 3.10 and
-later, without ``Task.cancelling``: the call runs in a task of its own, so a
-``CancelledError`` out of ``asyncio.wait`` is always the caller's, and a call
-task that ended cancelled without being cancelled here cancelled itself.
+For ``_model.call.ask_model`` and ``_turn.graph_names``: the call's failures, timeout and own ``CancelledError`` (a
+client cancelling its inner task) cost the turn what it asked for, never the query; only the caller's cancellation
+propagates, cancelling the call. Without ``Task.cancelling`` (absent on 3.10) the call runs in its own task: a
+``CancelledError`` out of ``asyncio.wait`` is the caller's, and a task cancelled but not from here cancelled itself.
 """
 
 from __future__ import annotations
@@ -46,12 +41,10 @@ async def _stop(call: asyncio.Future[Any]) -> None:
 
 
 async def call_bounded(call: Callable[[], Awaitable[T]], *, timeout: float) -> BoundedOutcome[T]:
-    """Await ``call()`` in a task of its own for at most ``timeout`` seconds; never raises but the caller's cancellation.
+    """Await ``call()`` in its own task for at most ``timeout`` seconds; never raises but the caller's cancellation.
 
-    At the timeout the task is cancelled and awaited, so nothing outlives the
-    query; a call that ignores the cancellation only delays the turn, and
-    what it returns late is dropped. ``KeyboardInterrupt`` and ``SystemExit``
-    from the call are not its failure to hide: they propagate.
+    At the timeout the task is cancelled and awaited, so nothing outlives the query; a call ignoring the cancellation
+    only delays the turn, its late result dropped. ``KeyboardInterrupt`` and ``SystemExit`` propagate.
     """
 
     async def run() -> T:  # inside the task, so a call that raises before it awaits fails like one that awaits

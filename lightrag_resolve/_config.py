@@ -1,10 +1,8 @@
 """The one configuration object of the resolver (contract §8).
 
-Each field is defined once, here, with its documentation in the field's
-metadata: the user's guide's configuration table (docs/guide.md), contract §8 and the ``RESOLVER_*``
-table of ``serve`` are rendered from it (``configuration_table``,
-``environment_table``), and a test keeps the documents equal to the rendering.
-What was measured and not kept is not configuration: see ``_tuning``.
+Each field is defined once, here, documented in its metadata: docs/guide.md's configuration table, contract §8 and
+``serve``'s ``RESOLVER_*`` table are rendered from it (``configuration_table``, ``environment_table``), and a test keeps
+them equal. What was measured and not kept is not configuration: see ``_tuning``.
 """
 
 from __future__ import annotations
@@ -21,11 +19,7 @@ STRUCTURED_OUTPUT = ("auto", "json_schema", "off")
 
 
 class LLMFunc(Protocol):
-    """An async LLM function with LightRAG's signature.
-
-    It receives the prompt positionally and ``system_prompt`` plus any extra
-    keyword arguments, and returns the model's text.
-    """
+    """An async LLM function with LightRAG's signature: prompt, ``system_prompt`` and extra keywords in, text out."""
 
     def __call__(self, prompt: str, **kwargs: Any) -> Awaitable[str]: ...
 
@@ -39,10 +33,8 @@ def _knob(default: Any, doc: str, *, env: str | None = None, shown: str | None =
 class ResolverConfig:
     """What a user chooses for the resolver: the switch, the models, timeouts, caps, hooks and tracing.
 
-    Frozen and keyword-only; invalid values raise at construction. No
-    per-tenant state is kept here: pass a different config (or
-    ``company_name``) per tenant instance. Each field's meaning is in its
-    metadata (docs/guide.md's configuration table is rendered from it).
+    Frozen and keyword-only; invalid values raise at construction. No per-tenant state is kept here: pass a different
+    config (or ``company_name``) per tenant instance. Each field's meaning is in its metadata (docs/guide.md's table).
     """
 
     enabled: bool = _knob(
@@ -141,11 +133,7 @@ class ResolverConfig:
 
     @property
     def captures_content(self) -> bool:
-        """Whether visitor text and model output may go on spans.
-
-        An explicit ``capture_content`` wins; otherwise the standard
-        ``OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT`` variable decides.
-        """
+        """Whether visitor text and model output may go on spans: ``capture_content``, else the OTel variable."""
         if self.capture_content is not None:
             return self.capture_content
         flag = os.environ.get("OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT", "")

@@ -18,10 +18,8 @@
         ├── ModelUnavailableError             a model the evaluation cannot load
         └── ResultsMismatchError              a results file of another evaluation
 
-Each class keeps the standard base it had before, so code that catches
-``ValueError`` or ``RuntimeError`` still catches it. The resolver itself
-never raises into a query (contract §6): these come from configuration,
-input files and start-up.
+Each class also has its standard base, so code that catches ``ValueError`` or ``RuntimeError`` catches it. The
+resolver itself never raises into a query (contract §6): these come from configuration, input files and start-up.
 """
 
 from __future__ import annotations

@@ -1,9 +1,4 @@
-"""The plain data enforcement reads of a turn: the candidate list, and the facts a ``Turn`` exposes.
-
-``_turn`` builds both from the conversation; ``_enforce`` judges a model's
-answer against them and imports no analysis module (the layer order in
-docs/architecture.md).
-"""
+"""Plain data ``_enforce`` judges answers against (candidates, turn facts), so it imports no analysis module."""
 
 from __future__ import annotations
 
@@ -20,24 +15,17 @@ __all__ = ["Candidates", "TurnFacts"]
 class Candidates:
     """The names a turn may be resolved to, and the options the assistant last offered.
 
-    ``names`` are numbered in the prompts in this order: the latest message
-    first. ``options`` is the last option list of the question the reply
-    answers (the latest assistant message's last question, else its last
-    sentence), in its own order, which ordinals ("the second one") count in.
+    ``names`` are numbered in the prompts in this order, latest message first. ``options`` is the last option list of
+    the question the reply answers, in its own order, which ordinals ("the second one") count in.
     """
 
     names: tuple[str, ...] = ()
     options: tuple[str, ...] = ()
     said: tuple[int, ...] = ()
-    """Where each name was said: how many messages back its latest mention is (1, the last message); empty when
-    unknown (a hand-built list)."""
+    """How many messages back each name's latest mention is (1, the last message); empty when unknown."""
 
     def numbered(self, *, window: int | None = None) -> str:
-        """The names as the prompts show them: ``1. Kadoro`` a line.
-
-        A name said before the last ``window`` messages (the text the prompt
-        shows) says where: ``4. Kadoro (said 4 messages back)``.
-        """
+        """The names as the prompts show them, ``1. Kadoro`` a line, and ``(said 4 messages back)`` past ``window``."""
         lines = []
         for number, name in enumerate(self.names, start=1):
             back = self.said[number - 1] if number <= len(self.said) else None
@@ -54,11 +42,7 @@ class Candidates:
         return self.names[number - 1] if 1 <= number <= len(self.names) else None
 
     def mentioned_in(self, text: str) -> tuple[str, ...]:
-        """The names ``text`` mentions, in their order; a name inside a longer one it mentions counts once.
-
-        "Parcours Cerclia B1" mentions "Parcours Cerclia" and "B1"; "IBM Cloud
-        VPC" mentions "IBM Cloud" and "VPC", not "IBM" as well.
-        """
+        """The names ``text`` mentions, in order, none inside a longer one it mentions ("IBM Cloud VPC": not "IBM")."""
         held = [name for name in self.names if contains_phrase(text, name)]
         return tuple(name for name in held if not any(other != name and contains_phrase(other, name) for other in held))
 
@@ -72,7 +56,7 @@ class Candidates:
 
 
 class TurnFacts(Protocol):
-    """What enforcement reads of a turn (``Turn`` has each): the message, the names in play, the reply's pick and offer."""
+    """What enforcement reads of a turn (``Turn`` has it all): the message, the names in play, its pick and offer."""
 
     @property
     def query(self) -> str: ...

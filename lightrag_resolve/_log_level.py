@@ -1,11 +1,8 @@
 """The library logger's level when nobody chose one: WARNING, so its INFO lines are opt-in.
 
-The library adds no handler, but a dependency may configure the root logger
-at INFO on import (nano-vectordb calls ``logging.basicConfig(level=INFO)``),
-which would print the per-turn ``resolved turn: ...`` line in every
-application that imports LightRAG's default vector storage. So the
-``lightrag_resolve`` logger starts at WARNING unless ``LIGHTRAG_RESOLVE_LOG_LEVEL``
-names another level; ``logging.getLogger("lightrag_resolve").setLevel(logging.INFO)``
+A dependency may set the root logger to INFO on import (nano-vectordb calls ``logging.basicConfig(level=INFO)``), which
+would print the per-turn line in every application using LightRAG's default vector storage.
+``LIGHTRAG_RESOLVE_LOG_LEVEL`` names another level; ``logging.getLogger("lightrag_resolve").setLevel(logging.INFO)``
 (or ``serve``, or the evaluation harness) turns the lines on.
 """
 
@@ -23,11 +20,7 @@ _LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 
 def default_level(environ: Mapping[str, str]) -> int:
-    """The level ``LIGHTRAG_RESOLVE_LOG_LEVEL`` names in ``environ``, else WARNING.
-
-    A value that is not a level name is reported with a warning and ignored:
-    a logging setting must never stop an import.
-    """
+    """The level ``LIGHTRAG_RESOLVE_LOG_LEVEL`` names in ``environ``, else WARNING (a bad name warns, never raises)."""
     value = environ.get(LOG_LEVEL_VARIABLE, "").strip().upper()
     if not value:
         return logging.WARNING

@@ -17,16 +17,13 @@ ResolutionPath = Literal["disabled", "first_turn", "bypass", "text", "keywords",
 FallbackReason = str
 """Why the visitor's words went through unchanged (contract §6).
 
-One of ``disabled``, ``unsupported_mode``, ``first_turn``, ``gate_declined``, ``caller_keywords``,
-``llm_error``, ``timeout``, ``unparsable``, ``incomplete``, ``scaffold``,
-``empty``, ``ungrounded`` (no low-level keyword the conversation established), ``unprompted``
-(a short reply that answers no question and picks no option, contract §5.7), and for the
-reference check ``keep``, ``ambiguous``, ``no_candidates`` (the window names nothing),
-``stands_alone`` (the message holds no word that points back, contract §5.8; decision ``keep``) and
-``rejected:<reason>``. ``None`` on success (a restated follow-up included, contract §5.9), on ``bypass``
-and on a carried short reply (``Resolution.carry_reason``). Whenever it is set, retrieval gets the
-visitor's words exactly: no keywords, ``changed`` is ``False`` (the ``Resolution`` constructor refuses
-anything else).
+One of ``disabled``, ``unsupported_mode``, ``first_turn``, ``gate_declined``, ``caller_keywords``, ``llm_error``,
+``timeout``, ``unparsable``, ``incomplete``, ``scaffold``, ``empty``, ``ungrounded`` (no low-level keyword the
+conversation established), ``unprompted`` (a short reply that answers no question and picks no option, §5.7), and for
+the reference check ``keep``, ``ambiguous``, ``no_candidates`` (the window names nothing), ``stands_alone`` (no word
+points back, §5.8; decision ``keep``) and ``rejected:<reason>``. ``None`` on success (a restated follow-up included,
+§5.9), on ``bypass`` and on a carried short reply (``Resolution.carry_reason``). When set, retrieval gets the visitor's
+words exactly: no keywords, ``changed`` is ``False`` (the ``Resolution`` constructor refuses anything else).
 """
 
 Decision = Literal["resolve", "keep", "ambiguous", "error"]
@@ -40,27 +37,18 @@ RejectedReason = Literal["not_in_history", "not_a_candidate", "company", "alread
 class Resolution:
     """What reaches retrieval for one turn, and why.
 
-    ``query`` is the text handed to LightRAG. ``candidates`` are the names the
-    model was shown, ``dropped_keywords`` the low-level keywords it proposed
-    that the conversation did not establish. ``context`` is the end of the
-    assistant's question that a short reply's text carries (contract §5.6),
-    also when the model's answer was not used: that turn is *carried*, its
-    text "<reply> — <context>" found in code, and ``carry_reason`` says why
-    the model's meaning is missing (a model failure reason: ``timeout``,
-    ``empty``, ``ungrounded``, …) while ``fallback_reason`` stays ``None``.
-    ``fallback_reason`` means one thing only: retrieval got the visitor's
-    words exactly, so a record with one always has ``changed`` ``False``
-    (the constructor refuses anything else). ``restatement`` is the search
-    query added to a follow-up that points back at something the reference
-    check could not name (contract §5.9). ``standalone_question`` is the
-    question a resolved reference's chunk search was fused with
-    (the open-domain profile, ``OpenDomainResolver``, contract §5.10); the text stays ``query``.
-    ``ll_keywords`` and
-    ``hl_keywords`` are both empty (LightRAG extracts its own) or both filled;
-    the constructor refuses anything else, so no code path can hand LightRAG
-    half a keyword query. ``raw_output`` is recorded encodable (a lone
-    surrogate becomes U+FFFD) and bounded (``_languages.text.MAX_RAW_OUTPUT_CHARS``,
-    marked as cut), so the record always serialises to UTF-8 JSON.
+    ``query`` is the text handed to LightRAG; ``candidates`` the names the model was shown; ``dropped_keywords`` the
+    low-level keywords it proposed that the conversation did not establish. ``context`` is the end of the assistant's
+    question a short reply's text carries (contract §5.6), also when the model's answer was not used: that turn is
+    *carried*, its text "<reply> — <context>" found in code, ``carry_reason`` says why the model's meaning is missing
+    (``timeout``, ``empty``, ``ungrounded``, …) and ``fallback_reason`` stays ``None``. ``fallback_reason`` means one
+    thing only: retrieval got the visitor's words exactly, so ``changed`` is ``False``. ``restatement`` is the search
+    query added to a follow-up that points back at something the reference check could not name (§5.9);
+    ``standalone_question`` the question a resolved reference's chunk search was fused with (the open-domain
+    ``OpenDomainResolver``, §5.10; the text stays ``query``). ``ll_keywords`` and ``hl_keywords`` are both empty
+    (LightRAG extracts its own) or both filled. The constructor refuses a record breaking these rules, so no code path
+    can hand LightRAG half a keyword query. ``raw_output`` is recorded encodable (a lone surrogate becomes U+FFFD) and
+    bounded (``_languages.text.MAX_RAW_OUTPUT_CHARS``, marked as cut), so the record always serialises to UTF-8 JSON.
     """
 
     query: str
@@ -110,12 +98,7 @@ class Resolution:
         return bool(self.ll_keywords)
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict, ``changed`` included.
-
-        Every text in it is UTF-8 encodable: a lone surrogate in the
-        visitor's own words (``original_query``) is shown as U+FFFD here,
-        while the record itself keeps what the caller passed.
-        """
+        """A JSON-ready dict, ``changed`` included; a lone surrogate shows as U+FFFD here, the record keeps it."""
         data = {key: encodable(value) if isinstance(value, str) else value for key, value in asdict(self).items()}
         data["ll_keywords"] = list(self.ll_keywords)
         data["hl_keywords"] = list(self.hl_keywords)
@@ -127,11 +110,7 @@ class Resolution:
 
 @dataclass(frozen=True, kw_only=True)
 class Resolved(Generic[T]):
-    """A LightRAG result together with the ``Resolution`` it was retrieved with.
-
-    What ``ResolvingLightRAG.aretrieve`` and ``aanswer`` return, so a caller
-    holds the typed decision without reading it back out of ``metadata``.
-    """
+    """A LightRAG result with the ``Resolution`` it was retrieved with: what ``aretrieve`` and ``aanswer`` return."""
 
     resolution: Resolution
     result: T

@@ -1,13 +1,8 @@
-"""The resolver's measured design constants.
+"""The resolver's measured design constants; ``ResolverConfig`` holds what a user chooses (models, timeouts, caps).
 
-``ResolverConfig`` holds what a user chooses (models, timeouts, caps, hooks).
-What was measured lives here instead: the constants the design was tuned to
-(``--resolver-setting NAME=VALUE`` reaches these fields as it reaches the
-configuration's). ``Resolver(config, tuning=...)`` takes one. The alternatives
-that measured as no gain are the evaluation harness's
-(``lightrag_resolve.eval.Experiment``); docs/findings.md says what each measured.
-The one alternative a user may want, the open-domain profile, is a policy
-object of its own (``OpenDomainResolver``), not a switch here.
+``--resolver-setting NAME=VALUE`` reaches these fields as the configuration's, ``Resolver(config, tuning=...)`` takes
+one, and docs/findings.md says what each measured. The open-domain profile is a policy object of its own
+(``OpenDomainResolver``), not a switch here.
 """
 
 from __future__ import annotations
@@ -21,14 +16,11 @@ __all__ = ["ResolverTuning"]
 class ResolverTuning:
     """Measured constants of the resolver; the defaults are what measured best.
 
-    ``history_message_words``: words kept per earlier message (150).
-    ``reply_context_words``: how many last words of the assistant's question
-    (and of the visitor's message before it) a short reply carries into its
-    retrieval text (40; 0 turns the context off, contract §5.6).
-    ``max_name_words``: the longest name the reference check may add (6).
-    The alternatives that measured as a loss or no gain
-    (the routing's, the no-call shortcuts', and retrieval's ``fuse_raw_search``,
-    §5.5, and ``answer_on_resolved_text``, §5.11) are the evaluation harness's
+    ``history_message_words``: words kept per earlier message. ``reply_context_words``: how many last words of the
+    assistant's question (and of the visitor's message before it) a short reply carries into its retrieval text (0
+    turns the context off, contract §5.6). ``max_name_words``: the longest name the reference check may add. The
+    alternatives that measured as a loss or no gain (the routing's, the no-call shortcuts', retrieval's
+    ``fuse_raw_search``, §5.5, and ``answer_on_resolved_text``, §5.11) are the evaluation harness's
     (``lightrag_resolve.eval.Experiment``).
     """
 

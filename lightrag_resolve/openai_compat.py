@@ -1,15 +1,10 @@
 """An OpenAI-compatible chat endpoint as an LLM function with LightRAG's signature.
 
-``openai_llm(model)`` returns ``async f(prompt, system_prompt=None, **kwargs) -> str``
-for the resolver, or for LightRAG itself (``llm_model_func``). It is a plain
-function, not an object holding the client as a field, because LightRAG
-deep-copies its dataclass fields on every query and a function is copied by
-reference. Its HTTP client is created on first use in each event loop and
-process: a client's connections belong to the loop that opened them, and a
-gunicorn worker forked after preloading must not share its parent's. The text
-it returns is a ``CompletionText``: a ``str`` that also carries the token usage
-the endpoint reported, which the resolver's spans record (see
-``lightrag_resolve._observe.tracing``).
+``openai_llm(model)`` returns ``async f(prompt, system_prompt=None, **kwargs) -> str`` for the resolver or LightRAG's
+``llm_model_func``: a plain function, which LightRAG's deep copy of its fields on every query copies by reference. Its
+HTTP client is made per event loop and process: connections belong to the loop that opened them, and a gunicorn worker
+forked after preloading must not share its parent's. It returns a ``CompletionText``: a ``str`` with the reported token
+usage, which the resolver's spans record.
 """
 
 from __future__ import annotations
@@ -25,8 +20,7 @@ from ._config import LLMFunc
 
 __all__ = ["CompletionText", "Usage", "openai_llm"]
 
-# Arguments forwarded to ``chat.completions.create``; LightRAG's own extras
-# (hashing_kv, enable_cot, stream, token_tracker…) are dropped.
+# Forwarded to ``chat.completions.create``; LightRAG's own extras (hashing_kv, enable_cot, stream…) are dropped.
 _FORWARDED = frozenset(
     {
         "frequency_penalty",
@@ -95,20 +89,13 @@ def openai_llm(
     timeout: float | None = None,
     temperature: float | None = None,
 ) -> LLMFunc:
-    """An LLM function calling ``model`` on an OpenAI-compatible endpoint.
+    """An LLM function calling ``model`` on an OpenAI-compatible endpoint; ``ValueError`` when OpenAI's API has no key.
 
-    ``base_url`` defaults to ``OPENAI_BASE_URL`` (else OpenAI's API) and
-    ``api_key`` to ``OPENAI_API_KEY``; a custom endpoint may run without a
-    key. ``max_retries`` is 0 because the resolver's contract is one call and
-    no retry (contract §5.3); raise it for answer generation. ``temperature`` is
-    sent with every call that does not pass its own. The function has
-    ``model_name``, ``provider_name`` and ``base_url`` attributes; the
-    resolver reads the first two. It is marked ``supports_json_schema``: the
-    resolver sends its JSON schemas as ``response_format`` (constrained
-    decoding on servers that offer it); the first time the endpoint answers
-    such a request with HTTP 400, that request is sent again in JSON mode, and
-    every later one goes in JSON mode directly.
-    Raises ``ValueError`` when no key is available for OpenAI's own API.
+    ``base_url`` defaults to ``OPENAI_BASE_URL`` (else OpenAI's API), ``api_key`` to ``OPENAI_API_KEY`` (a custom
+    endpoint may run without one). ``max_retries`` is 0 as the resolver's contract is one call, no retry (§5.3); raise
+    it for answer generation. ``temperature`` applies to every call that passes none. The function carries
+    ``model_name``, ``provider_name`` and ``base_url`` and is marked ``supports_json_schema``: JSON schemas go as
+    ``response_format``; once the endpoint answers one with HTTP 400, it and every later one go in JSON mode.
     """
     from openai import AsyncOpenAI, BadRequestError
 
@@ -121,9 +108,7 @@ def openai_llm(
             raise ValueError("no API key: set OPENAI_API_KEY, or point OPENAI_BASE_URL at a compatible server")
         api_key = "not-needed"  # local servers (llama.cpp, vLLM, Ollama) ignore it, the client requires one
     schema_refused: list[bool] = []  # set once the endpoint answered a json_schema request with 400
-    clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, tuple[int, AsyncOpenAI]] = (
-        weakref.WeakKeyDictionary()
-    )
+    clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, tuple[int, AsyncOpenAI]] = weakref.WeakKeyDictionary()
 
     def client() -> AsyncOpenAI:
         loop, pid = asyncio.get_running_loop(), os.getpid()

@@ -26,9 +26,9 @@ EXTRAS = ("server", "cli", "eval", "local", "demo", "sample")
 """Subpackages over the public API; the rest is the core."""
 MAX_LINES = 400
 MAX_TOP_LEVEL_MODULES = 15
-MAX_CORE_LINES = 6_898
-"""A ratchet at today's size (6,898 lines, 2026-12-07: issue 42's keywords built in code, re-exports nothing used
-removed, the language record's field list left to docs/languages.md); issue 41 asked for 5,000, not met."""
+MAX_CORE_LINES = 6_191
+"""A ratchet at today's size (6,191 lines, 2026-12-07: docstrings held to what and why, wrapped at 120 columns);
+issue 41 asked for 5,000, not met."""
 
 
 def _layers() -> list[tuple[str, ...]]:

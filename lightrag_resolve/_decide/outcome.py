@@ -1,13 +1,9 @@
 """What the model's one answer becomes: a turn's ``Resolution``, read, enforced, or its safe outcome with why.
 
-Short replies ("Santé", "Yes, B1", "the second one"): in graph modes the
-answer gives grounded keywords and the resolved meaning added to the text; in
-``naive`` a short query. What the code read of the turn (the option it picks,
-the offer it accepts, the names in play) was evidence in the prompt and is a
-check here, never a replacement for the model. Longer follow-ups: the
-reference check's decision, the name it proposes (accepted by ``route.led_by``),
-the restatement of a message that points past what it can name (§5.9), and in
-graph modes LightRAG's keywords. Every failure builds on the path's safe
+Short replies ("Santé", "Yes, B1"): grounded keywords and the resolved meaning added to the text in graph modes, a
+short query in ``naive``; what the code read of the turn (pick, offer, names) is a check, never a replacement for the
+model. Longer follow-ups: the check's decision, its proposed name (``route.led_by``), the restatement of a message that
+points past what it can name (§5.9), and in graph modes LightRAG's keywords. Every failure builds on the path's safe
 outcome (``route``), so nothing here can fail into anything else.
 """
 
@@ -124,9 +120,7 @@ def _decision(
 ) -> tuple[Resolution, str | None, ReferenceAnswer | None]:
     """The check's decision, the name it proposed, and the model's answer (``None`` when unusable).
 
-    A window that names nothing was asked too: the answer still restates the
-    message (§5.9); a name it proposes that the conversation said verbatim
-    is accepted (issue 40).
+    A window naming nothing is asked too: the answer restates it (§5.9); a name said verbatim is accepted (issue 40).
     """
     names = turn.candidates.names
     safe = untouched(turn, "reference", model=model, raw_output=reply.text, candidates=names)
@@ -151,21 +145,9 @@ def _decision(
 def _named_by_answer(policy: Policy, turn: Turn, checked: Resolution, answer: ReferenceAnswer) -> Resolution:
     """A kept follow-up that points back, led by the one candidate its answer names and the message lacks (§5.3).
 
-    Asked for the search's needs in the same call, the small model often
-    answers KEEP for a message that points back while naming what it points
-    at elsewhere in the same answer: in ``name`` ("Do we have to pay for
-    it?" → KEEP, ``"name": "Kadoro Express"``), in its restatement, or, until
-    issue 42, in its keywords (``["SignaFlow", "monthly limit"]``); written
-    from three of the sample's references, an evaluation set. The name goes
-    through the acceptance of any proposed name, and only when exactly one
-    candidate fits: the answer's name and restatement together name one
-    candidate the message lacks, and the
-    message points back (``Resolver.points_back``): in graph modes every
-    follow-up is checked, and one that names its own subject is never steered
-    by the history. An AMBIGUOUS answer is never led by one of the names it
-    found ambiguous (issue 40). Two narrower rules were measured and not kept
-    (docs/findings.md#where-the-call-is-free-the-model-decides): only the one
-    name in play, and naming each name in play.
+    The small model often answers KEEP yet names the target in ``name`` or its restatement (written from three of the
+    sample's references); a message naming its own subject (not ``points_back``) or an AMBIGUOUS answer is never led
+    (issue 40). Two narrower rules measured, not kept: docs/findings.md#where-the-call-is-free-the-model-decides.
     """
     if checked.fallback_reason != "keep":
         return checked
@@ -177,11 +159,7 @@ def _named_by_answer(policy: Policy, turn: Turn, checked: Resolution, answer: Re
 
 
 def _answer_mentions(turn: Turn, answer: ReferenceAnswer) -> tuple[str, ...]:
-    """The candidates the answer names (its ``name`` and restatement) that the message does not hold.
-
-    A ``name`` outside the candidate list counts when the conversation said
-    it verbatim (``led_by`` checks it again).
-    """
+    """Names in the answer's ``name`` and restatement that the message lacks; a ``name`` said verbatim counts too."""
     mentioned: list[str] = []
     if isinstance(answer.name, str) and answer.name.strip():
         mentioned.append(cut_gloss(turn.candidates.by_number(answer.name) or answer.name))
@@ -193,22 +171,16 @@ def _answer_mentions(turn: Turn, answer: ReferenceAnswer) -> tuple[str, ...]:
         if name and not contains_phrase(turn.query, name):
             distinct.setdefault(key, name)
     found = tuple(distinct.values())
-    # A name inside a longer one the answer names counts once, as within one text (Candidates.mentioned_in):
-    # "Pivotane Bootcamp" as the name and "Pivotane" in what else it wrote (the bundled sample's fr-ref-08).
+    # A name inside a longer one counts once, as in Candidates.mentioned_in (written from the sample's fr-ref-08).
     return tuple(name for name in found if not any(other != name and contains_phrase(other, name) for other in found))
 
 
 def _with_keywords(policy: Policy, turn: Turn, checked: Resolution) -> Resolution:
-    """``checked`` carrying LightRAG's keywords, built from what the check decided (§5.2, §7).
+    """``checked`` carrying LightRAG's keywords, built from what the check decided, without its call (§5.2, §7).
 
-    LightRAG's extraction of the resolved text, without its call: the
-    resolved name, the message's words and a restatement's (``_words_of``),
-    low-level ones grounded as a short reply's (§5.4), a kept message's in
-    its own words only (§5.8). The check asks for none (issue 42: they were
-    most of what it wrote, and on a CPU each written token costs about
-    170 ms); measured as keeping every hit, references gaining one on the
-    bundled sample (docs/findings.md). A message with no content word of its
-    own is left to LightRAG's own extraction.
+    The resolved name, the message's and a restatement's words, low-level ones grounded as a short reply's (§5.4), a
+    kept message's own words only (§5.8); a message with no content word is left to LightRAG. The check asks for none,
+    as they were most of what it wrote; measured as keeping every hit (docs/findings.md).
     """
     config = policy.config
     own = _words_of(turn.query, turn.candidates)
@@ -239,9 +211,10 @@ def _with_keywords(policy: Policy, turn: Turn, checked: Resolution) -> Resolutio
 
 
 def _words_of(text: str, candidates: Candidates) -> tuple[str, ...]:
-    """The keywords LightRAG's extraction would read in ``text``: the candidate names it says, each whole, then its
-    other content words. Split into words, "Klinora Solo" searched as "Klinora" and "Solo" (the multilingual
-    set's zh-keep-04, an evaluation set)."""
+    """The keywords LightRAG would read in ``text``: candidate names whole, then its other content words.
+
+    Split into words, "Klinora Solo" was searched as "Klinora" and "Solo" (the multilingual set's zh-keep-04).
+    """
     names = candidates.mentioned_in(text)
     inside = {word.casefold() for name in names for word in content_words(name)}
     return tuple(dict.fromkeys([*names, *(word for word in content_words(text) if word.casefold() not in inside)]))
@@ -250,10 +223,8 @@ def _words_of(text: str, candidates: Candidates) -> tuple[str, ...]:
 def _own_words_only(turn: Turn, checked: Resolution, ll_keywords: tuple[str, ...]) -> bool:
     """Whether the built keywords may come from the message's own words only (contract §5.8).
 
-    A kept message names its own subject: keywords from the history would
-    steer it (LightRAG removed the history from its own extraction for that
-    reason). An AMBIGUOUS one whose keywords name exactly one candidate the
-    message lacks would be led by that one arbitrary name (issue 40).
+    A kept message names its own subject, which history keywords would steer (LightRAG keeps history out of its own
+    extraction for that reason); an AMBIGUOUS one would be led by the one candidate its keywords name (issue 40).
     """
     if checked.fallback_reason == "keep":
         return True

@@ -1,12 +1,9 @@
 """One turn, one way: route, look up its names, settle or ask the model once, read the answer, record.
 
-``resolve_turn`` is what ``Resolver.resolve`` calls; ``ResolvingLightRAG``'s
-entry points take its two halves apart (``route_turn``, then ``run_path``
-with the graph's names and each role's LLM), because a reference in
-``naive`` mode is checked beside a speculative search. The
-pipeline is given a ``Policy`` and calls its override points; nothing here
-calls back up. The span, the log line and the ``on_resolution`` hook see
-every decision the same way (``_observe.report.reporting``).
+``resolve_turn`` is what ``Resolver.resolve`` calls; ``ResolvingLightRAG``'s entry points take its two halves apart
+(``route_turn``, then ``run_path`` with the graph's names and each role's LLM), because a reference in ``naive`` mode is
+checked beside a speculative search. The pipeline calls its ``Policy``'s override points; nothing here calls back up.
+The span, the log line and the ``on_resolution`` hook see every decision the same way (``_observe.report.reporting``).
 """
 
 from __future__ import annotations
@@ -92,8 +89,7 @@ async def _ask(policy: Policy, path: ResolutionPath, turn: Turn, llm: LLMFunc) -
     if path == "text":
         return await policy.ask("text", policy.text_prompt, turn, llm, config.timeout)
     fmt = response_format(llm, policy.reference_schema(turn), wanted=config.structured_output, json_fallback=True)
-    # In graph modes the call replaces LightRAG's extraction, which waits for no timeout: it gets a
-    # short reply's budget. Beside a speculative search (naive) it gets the check's own, shorter one.
+    # Graph modes: it replaces LightRAG's extraction (no timeout), so a short reply's budget; naive: the check's own.
     timeout = config.timeout if checks_first(turn) else config.reference_timeout
     return await policy.ask("reference", policy.reference_prompt, turn, llm, timeout, **fmt)
 
@@ -110,10 +106,7 @@ async def resolve_turn(
     reference_model: str | None = None,
     searched_by_lightrag: bool = False,
 ) -> Resolution:
-    """Route ``turn`` and run its path; the outcome is recorded and reported once. Never raises because of the model.
-
-    The reference check asks ``reference_llm`` (``llm`` when ``None``).
-    """
+    """Route and run ``turn``, the check on ``reference_llm`` or ``llm``; reported once; model failures never raise."""
     with reporting(policy.config, turn) as (_, reported):
         path = route_turn(
             policy, turn, enabled=enabled, caller_keywords=caller_keywords, searched_by_lightrag=searched_by_lightrag

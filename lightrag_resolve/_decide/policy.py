@@ -1,12 +1,8 @@
 """``Policy``: the override points of a resolver, one documented method each; ``Resolver`` is its public face.
 
-The pipeline is given a policy and calls only these methods of it: what is
-asked and how it is read, the two yes/no judgements of the turn, and the
-routing rules and no-call shortcuts it runs (data a subclass may replace, as
-the evaluation harness does for the alternatives it measures). Whatever an
-override returns still goes through the invariants of ``_enforce`` and the
-fallback contract (``route``, contract §6), so an override can change what is
-asked and how it is read, never what reaches retrieval unchecked.
+The pipeline calls only these: what is asked and how it is read, the two yes/no judgements of the turn, and the routing
+rules and shortcuts it runs (data a subclass may replace). Whatever an override returns still goes through ``_enforce``
+and the fallback contract (§6): it can change what is asked and read, never what reaches retrieval unchecked.
 """
 
 from __future__ import annotations
@@ -33,16 +29,10 @@ logger = logging.getLogger("lightrag_resolve")
 class Policy:
     """Decides, for one turn, what LightRAG retrieves with: the override points the pipeline is given.
 
-    Override points, each called with the turn or the model's raw text:
-    ``should_resolve`` (is the message a short reply), ``is_prompted`` (does a short reply answer the
-    assistant), ``points_back`` (may a longer follow-up refer to the conversation),
-    ``keyword_prompt``/``parse_keywords``,
-    ``text_prompt``/``parse_text``, and ``reference_prompt``/``reference_schema``/``parse_reference``
-    (its restatement read with ``parse_text``), and ``standalone_question`` (none by
-    default; the open-domain profile's, ``OpenDomainResolver``). ``route_rules`` and
-    ``shortcuts`` are the routing rules (contract §3) and the no-call
-    shortcuts of ``naive`` mode the pipeline runs, in order. ``tuning`` holds
-    the measured constants (``ResolverTuning``).
+    Override points, called with the turn or the model's raw text: ``should_resolve``, ``is_prompted``, ``points_back``,
+    ``keyword_prompt``/``parse_keywords``, ``text_prompt``/``parse_text``, ``reference_prompt``/``reference_schema``/
+    ``parse_reference`` and ``standalone_question``. ``route_rules`` and ``shortcuts`` are the routing rules (contract
+    §3) and the no-call shortcuts of ``naive`` mode, run in order; ``tuning`` holds the measured constants.
     """
 
     route_rules: tuple[RouteRule, ...] = ROUTE_RULES
@@ -79,20 +69,15 @@ class Policy:
     def is_prompted(self, turn: Turn) -> bool:
         """Whether a short reply answers the assistant (contract §5.7): a question it asked, or an option it offered.
 
-        An unprompted short reply ("Virtualization" after an answer) names
-        the visitor's own topic; it is searched as written and no model call
-        is spent on it.
+        An unprompted one ("Virtualization" after an answer) names the visitor's topic: searched as written, no call.
         """
         return turn.follows_question or turn.picked is not None
 
     def points_back(self, turn: Turn) -> bool:
         """Whether a longer follow-up may lean on the conversation (contract §5.8).
 
-        It does when it holds a word that may point back ("Which retailers
-        already run it?") or asks about "the" something it does not name
-        ("What are the benefits?"). Any other message ("What does the Horizon
-        plan cost?") names its own subject; it is searched as written and no
-        reference check is spent on it.
+        It does with a word that may point back ("Which retailers already run it?") or "the" something it does not name
+        ("What are the benefits?"); any other message names its own subject, searched as written with no check.
         """
         return leans_on_conversation(turn.query)
 
@@ -107,18 +92,14 @@ class Policy:
     def reference_prompt(self, turn: Turn) -> Prompt:
         """The reference check's prompt: the one call a longer follow-up costs (contract §5.3, §7).
 
-        It asks for the decision, the name, and the message restated when it
-        points back at something the check cannot name (§5.9); in graph modes
-        the code builds LightRAG's keywords from what it decided.
+        The decision, the name, and a restatement of a message pointing past them (§5.9); the code builds the keywords.
         """
         return reference_prompt(turn, max_words=self.config.max_query_words)
 
     def reference_schema(self, turn: Turn) -> dict[str, Any]:
         """The JSON schema of ``reference_prompt``'s answer, for backends that decode under a schema.
 
-        A shape a decision: a RESOLVE naming a candidate the message does not
-        say ends at its name (``OpenDomainResolver`` keeps its restatement,
-        the question it fuses with).
+        A shape a decision: a RESOLVE naming a candidate the message lacks ends at its name (open-domain restates).
         """
         return reference_schema(turn)
 
@@ -129,10 +110,8 @@ class Policy:
     def standalone_question(self, turn: Turn, restatement: str | None) -> str | None:
         """The question a resolved reference's chunk search is also fused with (contract §5.10): none.
 
-        Asked only for a follow-up the check changed, with the check's
-        restatement as ``parse_text`` read it; what it returns is held to the
-        rules of a rewrite before it is recorded (``standalone_question`` on
-        the ``Resolution``). ``OpenDomainResolver`` returns the restatement.
+        Asked only for a follow-up the check changed, with its restatement as ``parse_text`` read it; the answer is held
+        to a rewrite's rules before ``Resolution.standalone_question`` records it. ``OpenDomainResolver`` returns it.
         """
         return None
 

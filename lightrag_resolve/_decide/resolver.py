@@ -1,11 +1,9 @@
 """``Resolver``: the policy a ``ResolvingLightRAG`` is given, and a way to resolve a turn without LightRAG.
 
-Subclass it for a tenant-specific gate, a domain prompt or another output
-format (the override points are documented on ``Policy``); give the instance
-to ``ResolvingLightRAG(resolver=...)``. ``route``, ``run`` and ``resolve``
-hand the turn to the one pipeline (``pipeline``), as LightRAG's entry points do.
-``OpenDomainResolver`` is the one profile a user may choose because it
-measured as a gain somewhere (contract §5.10).
+Subclass it for a tenant-specific gate, a domain prompt or another output format (the override points are documented
+on ``Policy``) and pass the instance as ``ResolvingLightRAG(resolver=...)``. ``route``, ``run`` and ``resolve`` hand the
+turn to the one pipeline, as LightRAG's entry points do. ``OpenDomainResolver`` is the one profile a user may choose,
+because it measured as a gain somewhere (contract §5.10).
 """
 
 from __future__ import annotations
@@ -26,14 +24,11 @@ __all__ = ["GRAPH_MODES", "OpenDomainResolver", "Resolver"]
 class Resolver(Policy):
     """Decides, for one turn, what LightRAG retrieves with.
 
-    Override points, each documented where it is defined: ``should_resolve``
-    (is the message a short reply), ``is_prompted``, ``points_back``,
-    ``keyword_prompt``/``parse_keywords``, ``text_prompt``/``parse_text``,
-    ``reference_prompt``/``reference_schema``/``parse_reference``; and the
-    routing data, ``route_rules`` (contract §3) and ``shortcuts`` (the no-call
-    outcomes of ``naive`` mode); ``standalone_question`` (the open-domain
-    profile's, ``OpenDomainResolver``). ``tuning`` holds the measured
-    constants (``ResolverTuning``).
+    Override points, each documented where it is defined: ``should_resolve`` (is the message a short reply),
+    ``is_prompted``, ``points_back``, ``keyword_prompt``/``parse_keywords``, ``text_prompt``/``parse_text``,
+    ``reference_prompt``/``reference_schema``/``parse_reference``, ``standalone_question`` (``OpenDomainResolver``'s),
+    and the routing data ``route_rules`` (contract §3) and ``shortcuts`` (the no-call outcomes of ``naive`` mode).
+    ``tuning`` holds the measured constants (``ResolverTuning``).
     """
 
     def route(self, turn: Turn, *, enabled: bool, caller_keywords: bool = False) -> Route:
@@ -74,12 +69,9 @@ class Resolver(Policy):
 class OpenDomainResolver(Resolver):
     """The open-domain profile: a resolved reference's chunk search is also fused with a standalone question.
 
-    The question is the check's own restatement, held to the rules of a
-    rewrite (contract §5.10); no call is added. It gained on an open-domain
-    corpus of long documents (MTRAG's follow-ups, level with the ``prose``
-    baseline), changed no hit on a company's own knowledge base (the bundled
-    sample) and lost two of doc2dial's, so ``Resolver`` leaves it off.
-    Subclass it as ``Resolver``.
+    The question is the check's own restatement, held to a rewrite's rules (contract §5.10); no call is added. It
+    gained on long open-domain documents (MTRAG), changed no hit on a company's own knowledge base (the bundled sample)
+    and lost on doc2dial, so ``Resolver`` leaves it off. Subclass it as ``Resolver``.
     """
 
     def reference_schema(self, turn: Turn) -> dict[str, Any]:

@@ -1,14 +1,10 @@
 """Which way a turn goes, decided in one place: its path, the no-call shortcuts, and every safe outcome.
 
-Read top to bottom, this is contract §3 and §6: the safe outcomes (``untouched``, ``safe_short_reply``)
-and the fallback contract (``fall_back``: every failure returns its path's safe resolution with its
-reason); the routing rules (``ROUTE_RULES``), small pure functions of the turn and its ``RouteFacts``
-applied in order, a turn no rule claims meeting the reference check (the facts that come from override
-points are asked only when a rule needs them; one that raises gets the documented default); whether
-the check runs before retrieval or beside it (``checks_first``); the no-call shortcuts of ``naive``
-mode (``SHORTCUTS``), run after the names are looked up and before the model would be asked; and the
-acceptance of a proposed name (``led_by``). ``outcome`` reads the model's answers into outcomes and
-builds its fallbacks with the functions here.
+Contract §3 and §6, top to bottom: the safe outcomes and the fallback contract (``fall_back``: every failure returns
+its path's safe resolution with its reason); the routing rules (``ROUTE_RULES``), pure functions of the turn and its
+``RouteFacts`` applied in order, else the reference check (override points are asked only when a rule needs them; one
+that raises gets the documented default); ``checks_first``; the no-call shortcuts of ``naive`` mode (``SHORTCUTS``),
+run after the name lookup and before the model; and the acceptance of a proposed name (``led_by``).
 """
 
 from __future__ import annotations
@@ -74,24 +70,16 @@ NO_CALL = ModelReply(text=None, failure=None, elapsed_ms=0.0)
 
 
 def untouched(turn: Turn, path: ResolutionPath, **record: Any) -> Resolution:
-    """The visitor's words, as LightRAG would search them without this library, on ``path``.
-
-    ``record`` adds what the turn's record shows beside them (the model, its
-    raw output, the candidates it was shown, a decision).
-    """
+    """The visitor's words on ``path``, as plain LightRAG searches them; ``record`` fills the rest of the record."""
     return Resolution(query=turn.query, original_query=turn.query, mode=turn.mode, path=path, **record)
 
 
 def safe_short_reply(turn: Turn, path: ResolutionPath, reply: ModelReply, model: str | None) -> Resolution:
     """The safe outcome of a short reply: the visitor's words with the question they answer (contract §5.6).
 
-    Every failure of the short-reply paths returns it (``fall_back``), so a
-    reply to a question keeps that question when the model fails or declines:
-    the turn is carried (``carry_reason``); with no question it is the
-    visitor's words, a fallback like any other (contract §6). The
-    question is carried in whole sentences, the options a reply did not pick
-    included: words cut out of a sentence leave a text nobody wrote, and
-    cutting them measured as no gain (docs/findings.md).
+    Every short-reply failure returns it (``fall_back``): a reply keeps its question, the turn carried
+    (``carry_reason``); with none it is a plain fallback (§6). Questions are carried whole, unpicked options included:
+    cut words leave a text nobody wrote, and cutting them measured as no gain (docs/findings.md).
     """
     context = turn.reply_context
     return Resolution(
@@ -107,11 +95,9 @@ def safe_short_reply(turn: Turn, path: ResolutionPath, reply: ModelReply, model:
 
 
 def fall_back(safe: Resolution, reason: FallbackReason, **record: Any) -> Resolution:
-    """``safe``, what a path retrieves with when it cannot use the model's answer, with why.
+    """``safe`` (what a path retrieves with when the model's answer is unusable) with why; never changes the query.
 
-    When ``safe`` is the visitor's words, ``reason`` is the ``fallback_reason``;
-    when it is a short reply carrying its question, the turn is carried and
-    ``reason`` is its ``carry_reason`` (a fallback never changes the query).
+    ``reason`` is the visitor's words' ``fallback_reason``, or a question-carrying short reply's ``carry_reason``.
     """
     if safe.changed:
         return replace(safe, carry_reason=reason, **record)
@@ -214,9 +200,10 @@ def short_reply(facts: RouteFacts) -> Route | None:
 
 
 def answers_question(facts: RouteFacts) -> Route | None:
-    """A statement too long for the gate that answers the assistant's question is a reply too (§3, §5.6): "Yes, I
-    am a Graduate Student." after "Are you a Graduate Student?" is read with the question, as "Yes" is. Written
-    from the doc2dial cut (an evaluation set, dialogues people wrote); the sample and multilingual set have none."""
+    """A statement too long for the gate that answers the assistant's question is a reply too (§3, §5.6).
+
+    "Yes, I am a Graduate Student." after "Are you a Graduate Student?" is read with it (written from doc2dial).
+    """
     query = facts.turn.query
     if word_count(query) <= facts.max_resolve_words or is_question(query) or not facts.turn.follows_question:
         return None
@@ -224,9 +211,11 @@ def answers_question(facts: RouteFacts) -> Route | None:
 
 
 def stands_alone(facts: RouteFacts) -> Route | None:
-    """In ``naive``, a follow-up with no word that points back names its own subject (contract §5.8): no check is
-    spent. In graph modes the check replaces LightRAG's own extraction call, so the model judges every follow-up;
-    on KEEP its keywords come from the message's own words (§5.8)."""
+    """In ``naive``, a follow-up with no word that points back names its own subject: no check is spent (§5.8).
+
+    In graph modes the check replaces LightRAG's extraction, so the model judges every follow-up; on KEEP, keywords come
+    from the message's own words.
+    """
     if facts.graph or facts.points_back:
         return None
     return fall_back(untouched(facts.turn, "reference"), "stands_alone", decision="keep")
@@ -265,9 +254,8 @@ def route(facts: RouteFacts, rules: tuple[RouteRule, ...] = ROUTE_RULES) -> Rout
 def checks_first(turn: Turn) -> bool:
     """Whether the reference check runs before retrieval and answers LightRAG's keywords (graph modes, §7).
 
-    In graph modes the check's one call replaces LightRAG's own extraction; in
-    ``naive``, where LightRAG makes no call before its search, it runs beside
-    a speculative search on the visitor's words, so only a resolved turn waits.
+    There its one call replaces LightRAG's extraction; in ``naive``, where LightRAG makes no call before its search, it
+    runs beside a speculative search on the visitor's words, so only a resolved turn waits.
     """
     return turn.mode in GRAPH_MODES
 
@@ -279,10 +267,9 @@ Shortcut = Callable[[RouteFacts, ResolutionPath, str | None], Resolution | None]
 
 
 def unprompted_reply(facts: RouteFacts, path: ResolutionPath, model: str | None) -> Resolution | None:
-    """In ``naive``, a short reply that answers nothing the assistant said names the visitor's own topic (§5.7).
+    """In ``naive``, an unprompted short reply names the visitor's own topic and is searched as written (§5.7).
 
-    It is searched as written; in graph modes the call replaces LightRAG's own
-    extraction, so the model reads it (issue 40).
+    In graph modes the call replaces LightRAG's own extraction, so the model reads it (issue 40).
     """
     if path != "text" or facts.prompted:
         return None
@@ -301,8 +288,7 @@ def unprompted_reply(facts: RouteFacts, path: ResolutionPath, model: str | None)
 def picked_option(facts: RouteFacts, path: ResolutionPath, model: str | None) -> Resolution | None:
     """In ``naive``, "Horizon" after "Which plan: Essentiel, Croissance or Horizon?" means Horizon (§5.1).
 
-    Written from the bundled sample's picks (an evaluation set); in graph modes
-    the pick is evidence in the model's prompt instead.
+    Written from the bundled sample's picks; in graph modes the pick is evidence in the model's prompt instead.
     """
     turn = facts.turn
     if path != "text" or turn.picked is None or not turn.follows_question:
@@ -317,12 +303,9 @@ def picked_option(facts: RouteFacts, path: ResolutionPath, model: str | None) ->
 def sole_candidate(facts: RouteFacts, path: ResolutionPath, model: str | None) -> Resolution | None:
     """In ``naive``, a follow-up whose window names one candidate points at it, with no model call (§5.3).
 
-    Only when the candidates are complete (the graph lookup did not fail), the
-    message is in a language the analysis reads (elsewhere its pointing word
-    was not read, the model decides), and the candidate is a name, not a unit
-    of measure ("mm", "°F": found on an unseen dialogue set, where "…in case it
-    rains?" had one put before it). A refused name whose message points past it
-    (§5.9) goes to the model, which restates it.
+    Only with complete candidates (no failed graph lookup), a message in a language the analysis reads (elsewhere the
+    model decides), and a name, not a unit ("mm", "°F": found on an unseen dialogue set). A refused name the message
+    points past (§5.9) goes to the model, which restates it.
     """
     turn = facts.turn
     names = turn.candidates.names
@@ -358,9 +341,7 @@ def settle(
 def _written_as_a_name(name: str) -> bool:
     """Whether ``name`` is written as a name: a capital on a word that is not a function word, a digit, or Han.
 
-    Only a proposed name the code's candidates lack is asked this; written
-    from the tests' "loyalty terminal" and "anything", which a conversation
-    said in lower case and the model proposed, and "I" ("Shall I send you…").
+    Asked of a proposed name the candidates lack; written from the tests' "loyalty terminal", "anything" and "I".
     """
     if any(char.isupper() for char in name) and content_words(name):
         return True
@@ -368,15 +349,11 @@ def _written_as_a_name(name: str) -> bool:
 
 
 def led_by(turn: Turn, safe: Resolution, proposed: str, tuning: ResolverTuning) -> Resolution:
-    """``safe`` led by ``proposed`` when the conversation said it, else refused with why.
+    """``safe`` led by ``proposed`` when a conversation message holds it verbatim, else refused with why.
 
-    The conversation said it when it occurs verbatim in one of its messages
-    (the seed's guard). The code's candidates are evidence, not a gate: its
-    heuristics miss names ("Kadoro ist unser Kundenbindungsterminal", a
-    German brand read as a capitalised noun; "慧仓储", a Chinese name without
-    spaces) that the model reads (issue 40). A name outside them must still
-    be written as one (``_written_as_a_name``): "anything" or "loyalty
-    terminal" were said, but name nothing (``not_a_candidate``).
+    The candidates are evidence, not a gate: their heuristics miss names the model reads (a German brand read as a
+    capitalised noun; "慧仓储", Chinese without spaces; issue 40). A name outside them must be written as one
+    (``_written_as_a_name``), else ``not_a_candidate``.
     """
     outcome = accept_reference_name(
         proposed,

@@ -1,13 +1,10 @@
 """Every invariant of what may reach retrieval, enforced in code on whatever a model returned.
 
-Pure functions, the target of the property tests; they run after any
-``Resolver`` override of prompting or parsing, so an override cannot bypass
-them. ``answers``: what a model's text may become. ``keywords``: both lists or
-neither, capped, grounded, LightRAG's own reused. ``names``: only names the
-conversation established. ``meanings``: what a resolved turn may add to the
-visitor's words (a short reply's meaning, a restatement, a standalone
-question). The ``Resolution`` constructor holds one more: keywords both or
-neither.
+Pure functions, the target of the property tests; they run after any ``Resolver`` override of prompting or parsing, so
+an override cannot bypass them. ``answers``: what a model's text may become. ``keywords``: both lists or neither,
+capped, grounded, LightRAG's own reused. ``names``: only names the conversation established. ``meanings``: what a
+resolved turn may add to the visitor's words (a short reply's meaning, a restatement, a standalone question). The
+``Resolution`` constructor holds one more: keywords both or neither.
 """
 
 from __future__ import annotations

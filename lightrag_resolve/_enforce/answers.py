@@ -1,8 +1,7 @@
 """What a model's text may become: one clean line, never a narration, NONE read as nothing.
 
-The retrieval text always keeps the visitor's words first; what the library
-adds follows them ("<words> — <meaning> — <context>"), so nothing the visitor
-typed is lost.
+The retrieval text always keeps the visitor's words first and what the library adds after them ("<words> — <meaning> —
+<context>"), so nothing the visitor typed is lost.
 """
 
 from __future__ import annotations
@@ -32,16 +31,14 @@ __all__ = [
 ]
 
 
-# A model that narrates ("The visitor wants…", "L'utilisateur demande…") has
-# leaked its reasoning instead of answering; such text never reaches retrieval
-# (evidence: the first output checks; the phrases and their sources are the records' ``narrating``).
+# Narration ("The visitor wants…", "L'utilisateur demande…") is leaked reasoning, not an answer: it never reaches
+# retrieval (evidence: the first output checks; the phrases and their sources are the records' ``narrating``).
 _SCAFFOLD = every_language(lambda record: record.narrating, whole_words=True, flags=re.IGNORECASE)
 
 
-# A model that answers in a prompt's own format has answered another question, or copied the prompt: the
-# reference check's verdicts, the labels the prompts write the conversation with, the JSON keys they ask for.
-# A verdict leads with its separator ("RESOLVE: Pulse POS", "Keep -") or is written in capitals anywhere
-# ("Oui — RESOLVE Pulse POS"); "keep" or "resolve" as an ordinary word ("Keep the Horizon plan") is an answer.
+# An answer in a prompt's own format (the check's verdicts, the prompts' labels, the JSON keys they ask for) answered
+# another question or copied the prompt. A verdict leads with its separator ("RESOLVE: Pulse POS", "Keep -") or is in
+# capitals anywhere; "keep" or "resolve" as an ordinary word ("Keep the Horizon plan") is an answer.
 _VERDICT_LEAD = re.compile(r"^(?:resolve|keep|ambiguous)\b\s*(?:[:\-–—=]|$)", re.IGNORECASE)
 _VERDICT_WORD = re.compile(r"(?<![\w-])(?:RESOLVE|KEEP|AMBIGUOUS|NONE)(?![\w-])")
 _PROMPT_LABEL = re.compile(
@@ -71,8 +68,7 @@ _LABEL = re.compile(
 
 QUOTES = "\"'`“”‘’«» "
 _SEPARATORS = ",;:、，；： "
-"""What no answer starts or ends with: the local model, decoding JSON without blanks, wrote ``"query":", Bildung"``
-(the multilingual set's short replies, issue 42's compact answer)."""
+"""What no answer starts or ends with: the local model wrote ``"query":", Bildung"`` (multilingual set, issue 42)."""
 
 
 def is_none_answer(text: str) -> bool:
@@ -83,12 +79,9 @@ def is_none_answer(text: str) -> bool:
 def is_scaffold(text: str) -> bool:
     """Whether ``text`` is the model's reasoning or a prompt's own format rather than an answer.
 
-    True when it starts with a digit (numbered reasoning, "1. The visitor…"),
-    names the assistant, the visitor, the user or the conversation, in English
-    or French, or is in a prompt's own format (``is_prompt_format``). Every
-    model text that can reach retrieval is held to it: a rewrite, a keyword,
-    a short reply's meaning, a restatement, a standalone question. Evidence:
-    the first output checks (no evaluation data recorded) and the records.
+    True when it starts with a digit ("1. The visitor…"), narrates (the records' ``narrating``) or ``is_prompt_format``.
+    Every model text that can reach retrieval is held to it. Evidence: the first output checks (no evaluation data
+    recorded) and the records.
     """
     stripped = text.strip()
     return stripped[:1].isdigit() or _SCAFFOLD.search(stripped) is not None or is_prompt_format(stripped)
@@ -97,15 +90,9 @@ def is_scaffold(text: str) -> bool:
 def is_prompt_format(text: str) -> bool:
     """Whether ``text`` carries a prompt's own format: the check's verdict, a label, a JSON key (``_model.prompts``).
 
-    The reference check's verdicts (``RESOLVE: <name>``, ``KEEP``,
-    ``AMBIGUOUS``, leading with a separator, or in capitals anywhere, as is
-    ``NONE``), the labels the prompts write ("Visitor:", "Assistant:",
-    "Conversation:", "Reply:", "Message:", "Standalone question:") and the
-    keys of the JSON answers (``"query":``, ``"decision":``,
-    ``low_level_keywords``…). Markdown emphasis does not hide them. A model
-    that answers a rewrite with "RESOLVE: Pulse POS" answered another
-    prompt's question; its text must not reach retrieval. Evidence: issue
-    30's cases (contract §5.1), not evaluation data.
+    Verdicts leading with a separator or in capitals anywhere (``RESOLVE: <name>``, ``KEEP``, ``AMBIGUOUS``; ``NONE`` in
+    capitals), the prompts' labels ("Visitor:"), the answers' JSON keys (``"query":``, ``low_level_keywords``), even
+    under Markdown emphasis. Evidence: issue 30's cases (contract §5.1), not evaluation data.
     """
     plain = text.replace("*", "").replace("`", "").strip().strip("_\"'> ").strip()
     return (
@@ -125,8 +112,7 @@ class TextOutcome:
 
 
 def answer_line(output: str) -> str:
-    """A model's answer as one line: its first visible line, cleaned, without a label ("Query:"), quotes, or a
-    separator at either end (", Bildung")."""
+    """A model's answer as one line: its first visible line, cleaned, without a label, quotes or an end separator."""
     return _LABEL.sub("", clean_single_line(first_line(output))).strip(QUOTES).strip(_SEPARATORS).strip(QUOTES)
 
 
@@ -141,11 +127,8 @@ def first_line(text: str) -> str:
 def enforce_text_query(output: Any, *, company_name: str | None, max_words: int) -> TextOutcome:
     """Turn a model's rewrite into a short search query, or refuse it (contract §5.1).
 
-    Order: first non-empty line, control and format characters dropped
-    (``clean_single_line``), labels and quotes removed; ``NONE``/empty ->
-    ``empty``; scaffold, a prompt's own format included -> ``scaffold``; then at most ``max_words`` words and
-    ``MAX_QUERY_CHARS`` characters, with the company name appended (inside
-    both caps) when it is missing.
+    Order: ``answer_line``; ``NONE``/empty -> ``empty``; a scaffold or prompt format -> ``scaffold``; then capped to
+    ``max_words`` words and ``MAX_QUERY_CHARS`` characters, the company name appended inside both caps when missing.
     """
     if not isinstance(output, str):
         return TextOutcome(query=None, fallback_reason="unparsable")
@@ -168,12 +151,10 @@ def enforce_text_query(output: Any, *, company_name: str | None, max_words: int)
 
 
 def append_meaning(message: str, meaning: str) -> str:
-    """The retrieval text of a resolved short reply: the visitor's words, then what they mean.
+    """The retrieval text of a resolved short reply: the visitor's words, then what they mean, on one clean line.
 
-    Nothing the visitor typed is lost, and the text-driven parts of retrieval
-    (the vector chunk search, VECTOR chunk picking) see the resolved meaning.
-    A meaning that already holds the whole message is used alone. Both are
-    put on one line without control or format characters.
+    Nothing the visitor typed is lost, and the text-driven parts of retrieval (the vector chunk search, VECTOR chunk
+    picking) see the meaning. A meaning that already holds the whole message is used alone.
     """
     message, meaning = clean_single_line(message), clean_single_line(meaning)
     if not meaning:
@@ -186,8 +167,7 @@ def append_meaning(message: str, meaning: str) -> str:
 def append_context(text: str, context: str | None) -> str:
     """``text``, then the assistant's question it answers (contract §5.6), unless it already holds it.
 
-    Without a context ``text`` is returned as it is; with one, both are put on
-    one line without control or format characters, as for ``append_meaning``.
+    Without a context ``text`` is returned as it is; with one, both go on one clean line as for ``append_meaning``.
     """
     context = clean_single_line(context or "")
     if not context:

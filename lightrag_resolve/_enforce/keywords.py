@@ -1,12 +1,8 @@
 """Keywords that may reach LightRAG: both lists or neither, capped, and grounded in the conversation.
 
-A low-level keyword is kept when it is one of the candidates (or holds one, or
-is held by one) or occurs in the reply or the history. A reply that picks one
-option ("B1", "the second one") has that option first, and the options it did
-not pick are dropped: a fixed ``top_k`` spent on every option the assistant
-offered retrieves none of them well. The reference check's answer carries the
-keywords for the message as resolved, a resolved reference's name leading the
-low-level list (contract §7), so LightRAG's own extraction does not run.
+A low-level keyword is kept when it is, holds or is held by a candidate, or occurs in the reply or the history. A picked
+option leads and the others go: a fixed ``top_k`` spent on every offered option retrieves none well. A reference check
+carries the keywords of the message as resolved, its name first (contract §7), so LightRAG's extraction does not run.
 """
 
 from __future__ import annotations
@@ -40,12 +36,9 @@ __all__ = [
 
 
 def clean_keywords(values: Any) -> list[str]:
-    """Strings only, stripped, without empties, ``NONE``s or case-insensitive repeats.
+    """Strings only, each one clean line cut to ``MAX_KEYWORD_CHARS``, without empties, ``NONE``s or repeats, in order.
 
-    A single string is split on commas, semicolons and new lines, as models
-    sometimes return one CSV string instead of a list. Each keyword is one
-    line without control or format characters, cut to ``MAX_KEYWORD_CHARS``
-    characters; one left empty is dropped. Order is kept.
+    Repeats are case-insensitive. A single string is split on commas, semicolons and new lines (a model's CSV answer).
     """
     if isinstance(values, str):
         values = re.split(r"[,;\n]", values)
@@ -75,11 +68,9 @@ class KeywordOutcome:
 
 
 def enforce_keywords(ll_raw: Any, hl_raw: Any, *, max_ll: int, max_hl: int) -> KeywordOutcome:
-    """Clean both lists and keep them only together (contract §5.2).
+    """Clean both lists and keep them only together, capped (contract §5.2).
 
-    Order: clean each list; nothing left in either -> ``empty``; any keyword that
-    is scaffold -> ``scaffold`` (the whole answer is discarded); one list empty
-    -> ``incomplete``; otherwise both lists cut to their caps.
+    Else neither, with the first reason of ``empty``, ``scaffold`` (the whole answer is discarded) and ``incomplete``.
     """
     ll, hl = clean_keywords(ll_raw), clean_keywords(hl_raw)
     reason = None
@@ -106,10 +97,11 @@ _COMPOSED_WORD = re.compile(r"[^\W_](?:[\w'’.\-]*[^\W_])?")
 
 
 def _grounded(keyword: str, candidates: Candidates, texts: Sequence[str]) -> bool:
-    """A keyword is grounded when it is a candidate (or holds one, or is held by one), occurs in the reply or
-    the window, or is composed of their words: "Lumora B1" after "Lumora A1 or B1?" names what was offered.
-    Evidence: the first candidate collector (beside the bundled sample, an evaluation set); composed words from
-    the languages work's German case (contract §5.4), no evaluation item recorded."""
+    """Whether ``keyword`` is a candidate (or holds or is held by one), occurs in ``texts``, or is made of their words.
+
+    "Lumora B1" after "Lumora A1 or B1?" names what was offered. Evidence: the first candidate collector (beside the
+    bundled sample, an evaluation set); composed words from a German case (contract §5.4), no evaluation item recorded.
+    """
     if candidates.matching(keyword) is not None:
         return True
     if any(contains_phrase(text, keyword) for text in texts):
@@ -131,11 +123,8 @@ def ground_keywords(
 def focus_on_pick(keywords: Sequence[str], *, pick: str | None, candidates: Candidates) -> tuple[str, ...]:
     """The keywords about ``pick`` first ("Offre Santé" for "Santé"), without the options it did not pick.
 
-    ``pick`` itself leads when no keyword holds it. A keyword that mentions
-    another option is dropped however the model spelled it around the option
-    ("Niveau A1" for a reply that picks B1), as the text path drops any
-    mention; an option inside the pick ("Cerclia" in "Cerclia B1") is the pick.
-    Evidence: the bundled sample's picks (an evaluation set); spellings around an option from issue 31's cases.
+    ``pick`` leads when no keyword holds it. A keyword naming another option however spelled ("Niveau A1" for B1) goes;
+    an option in the pick ("Cerclia" in "Cerclia B1") is the pick. Evidence: the sample's picks; issue 31's spellings.
     """
     if pick is None:
         return tuple(keywords)
@@ -162,12 +151,8 @@ def keywords_with_name(
 ) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
     """``(ll, hl)``: the name (or names) first, then LightRAG's low-level keywords; its high-level ones.
 
-    Both lists are cleaned (``_enforce.clean_keywords``: strings only, one line,
-    no case-insensitive repeats, so a keyword that is the name is dropped) and
-    cut to the library's caps. ``None`` when a name was given and none
-    survives that cleaning, or when either list would be empty: the library
-    hands LightRAG both lists or none (contract §2). An empty tuple of names
-    gives LightRAG's own keywords, cleaned and capped.
+    Both are cleaned (``clean_keywords``: a keyword that is the name goes) and capped; no names gives LightRAG's own.
+    ``None`` when no given name survives or a list would be empty: LightRAG gets both lists or none (contract §2).
     """
     wanted = [name] if isinstance(name, str) else list(name)
     lead = clean_keywords(wanted)
@@ -189,11 +174,8 @@ def reuse_keywords(
 ) -> Resolution:
     """A resolved or restated reference carrying LightRAG's keywords; any other resolution as it is.
 
-    A resolved reference leads the low-level keywords with its name; a
-    restated one with the candidate names its restatement holds, or, holding
-    none, takes LightRAG's keywords as they are. Unchanged when nothing is
-    reusable (no keywords, or no high-level one): LightRAG then extracts from
-    the enriched text as before.
+    A resolved reference leads the low-level keywords with its name, a restated one with the candidates it holds, if
+    any. Unchanged when nothing is reusable (no keywords, or no high-level one): LightRAG then extracts its own.
     """
     if keywords is None or resolution.path != "reference" or resolution.fallback_reason is not None:
         return resolution
@@ -212,7 +194,7 @@ def reuse_keywords(
 
 
 _KEPT_AS_WRITTEN = ("keep", "ambiguous", "no_candidates")
-"""The check's outcomes that retrieve with the visitor's words: with keywords built for them, LightRAG need not extract."""
+"""The check's outcomes that retrieve with the visitor's words; keywords built for them spare LightRAG's extraction."""
 
 
 def check_keywords(
@@ -225,12 +207,9 @@ def check_keywords(
 ) -> Resolution:
     """A reference check's outcome carrying the keywords built from what it decided, in graph modes (contract §7).
 
-    A resolved or restated reference leads them with its name(s)
-    (``reuse_keywords``); a KEEP, an AMBIGUOUS that was not restated and a
-    window that names nothing retrieve with the visitor's words and these
-    keywords, no longer a fallback: the keywords replace LightRAG's
-    extraction. A refused name or a failed check keeps its fallback, and
-    LightRAG extracts its own. Unchanged when either list would be empty.
+    A resolved or restated reference leads them with its name(s) (``reuse_keywords``); a KEEP, an unrestated AMBIGUOUS
+    or a window naming nothing is no longer a fallback. A refused name or a failed check keeps its fallback; unchanged
+    when a list would be empty.
     """
     if resolution.path != "reference" or resolution.has_keywords:
         return resolution

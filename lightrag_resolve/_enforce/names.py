@@ -1,10 +1,8 @@
 """Names that may reach retrieval: only ones the conversation established, never the company, bounded.
 
-The reference check may add one name (contract §5.3): it must be one of the
-turn's candidates, occur in the window, not be the company, not be already in
-the message, and fit the name cap. Text the model writes beside the visitor's
-words (a restatement, a standalone question) may name nothing the
-conversation did not establish.
+The reference check may add one name (contract §5.3): one of the turn's candidates, in the window, not the company,
+not already in the message, within the name cap. Text the model writes beside the visitor's words (a restatement, a
+standalone question) may name nothing the conversation did not establish.
 """
 
 from __future__ import annotations
@@ -42,10 +40,8 @@ _GLOSS = re.compile(r"\s+[-–—]\s+|\s*:\s+|\s*[(\[]|\s*[;,]\s+|\.\s|\n")
 def cut_gloss(name: str) -> str:
     """The name alone, without an explanation the model added after it.
 
-    "Eudonet - the message is about…" and "Eudonet (the CRM)" both give
-    "Eudonet"; surrounding quotes and final punctuation go too. Only the
-    first line counts, and control and format characters (terminal escapes
-    included) are removed before the gloss is looked for.
+    "Eudonet - the message is about…" and "Eudonet (the CRM)" give "Eudonet", without quotes or final punctuation. Only
+    the first line counts, cleaned first (terminal escapes included).
     """
     head = _GLOSS.split(clean_single_line(first_line(name)), maxsplit=1)[0]
     return clean_single_line(head).strip(QUOTES).rstrip(".,;:!?").strip(QUOTES)
@@ -69,12 +65,9 @@ def accept_reference_name(
 ) -> NameOutcome:
     """Accept a proposed name only when the conversation established it (contract §5.3).
 
-    The name (gloss cut) must occur in the history the model saw, must not be
-    the company itself, must not already be in the message, and must have at
-    most ``max_words`` words and ``MAX_NAME_CHARS`` characters. Checked in
-    that order; the first failure is the recorded reason. ``history_text`` is
-    what the messages said (``TurnFacts.conversation_texts``), never the prompt's
-    labels; every comparison is made after ``normalize_for_compare``.
+    The name (gloss cut) must occur in ``history_text`` (what the messages said, never the prompt's labels), not be the
+    company, not already be in the message, and have at most ``max_words`` words and ``MAX_NAME_CHARS`` characters;
+    checked in that order, the first failure is the recorded reason. Comparisons follow ``normalize_for_compare``.
     """
     name = cut_gloss(name)
     if not name or not contains_phrase(history_text, name):
@@ -91,12 +84,8 @@ def accept_reference_name(
 def name_with_message(message: str, name: str) -> str:
     """The retrieval input for a resolved reference: the name, then the visitor's message (contract §5.3).
 
-    The name leads, as it leads the low-level keywords: measured on the
-    evaluation's indexes, "<name> — <message>" ranked the named thing's
-    documents higher than "<message> — <name>" on the company sample
-    (22 of 27 resolved follow-ups hit@3 against 20) and on MTRAG (31 of 47
-    against 30), and lost nothing either text found. Both are put on one line
-    without control or format characters.
+    The name leads, as it leads the low-level keywords: it ranked the named thing's documents higher than after the
+    message (measured: docs/findings.md#the-name-leads-a-resolved-reference). Both go on one clean line.
     """
     return f"{clean_single_line(name)} — {clean_single_line(message)}"
 
@@ -107,14 +96,9 @@ _WORD = re.compile(r"(?<![\w'\u2019-])[^\W\d_][\w'\u2019-]*")
 def unestablished_names(text: str, *, message: str, history: Sequence[str], candidates: Candidates) -> tuple[str, ...]:
     """The capitalised words of ``text`` that neither the message, the history nor a candidate holds.
 
-    A model's rewrite may say in other words what the conversation asked,
-    but a name (a capitalised word that is not a function word such as
-    "What" or "Quelle") must come from the conversation: a small model
-    otherwise brings in a product or a person from what it knows. Words are
-    compared whole and without case, an English possessive ending or an
-    elided article before them ("d'Invented", "l’Invented": ``without_elision``).
-    Evidence: a capital marks a name in English and French (grammar); written with
-    the restatement against the MTRAG cut (an evaluation set), elisions from issue 31.
+    A name (a capitalised word, not a function word such as "What") must come from the conversation, or a small model
+    brings one in from what it knows. Words compare whole, without case, possessive or elided article
+    (``without_elision``). Evidence: capitals in English and French (grammar); the MTRAG cut; elisions from issue 31.
     """
     texts = (message, *history, *candidates.names)
     unknown = []
@@ -128,11 +112,7 @@ def unestablished_names(text: str, *, message: str, history: Sequence[str], cand
 
 
 def unestablished_in(turn: TurnFacts, text: str) -> tuple[str, ...]:
-    """``unestablished_names`` of a model's text against what the turn established.
-
-    The visitor's message, the window's messages, its candidates and the
-    configured company's name (which the rewrite checks append) all count.
-    """
+    """``unestablished_names`` of a model's text against the message, the window, its candidates and company name."""
     shown = turn.conversation_texts
     known = (*shown, turn.company_name) if turn.company_name else shown
     return unestablished_names(text, message=turn.query, history=known, candidates=turn.candidates)
@@ -141,10 +121,8 @@ def unestablished_in(turn: TurnFacts, text: str) -> tuple[str, ...]:
 def refused_mentions(turn: TurnFacts, text: str, *, max_name_words: int) -> tuple[str, ...]:
     """The candidates ``text`` names, beyond those the message holds, that the reference check would refuse.
 
-    A model's text beside the visitor's words (a restatement, a standalone
-    question) brings names into retrieval as the check does, so each must pass
-    the check's rules (``accept_reference_name``): a candidate of seven words
-    refused as ``too_long`` must not come back inside a restatement.
+    A model's text beside the visitor's words brings names into retrieval as the check does, so each must pass
+    ``accept_reference_name``: a candidate refused as ``too_long`` must not come back inside a restatement.
     """
     refused = []
     for name in turn.candidates.mentioned_in(text):

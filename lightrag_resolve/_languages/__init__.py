@@ -1,27 +1,17 @@
 """What the model-free analysis knows of each language, as data: one ``Language`` record a language.
 
-The analysis (the gate, candidate names, option picks, the question or offer a
-reply answers, words that point back) is written once over these records. A
-language's words are matched in ``word_form`` (lower case, typographic
-apostrophes as ``'``); a phrase pattern is a regular-expression fragment,
-matched at word boundaries in a script written with spaces and anywhere in one
-written without them.
+The analysis (the gate, candidate names, option picks, the question or offer a reply answers, words that point back) is
+written once over these records. Words are matched in ``word_form``; a phrase pattern is a regular-expression fragment,
+matched at word boundaries in a script written with spaces and anywhere in one written without them.
 
-Shipped: English and French (written from the bundled sample and the MTRAG
-cut), German, Spanish and Simplified Chinese (written from the forms the
-project's issue on languages lists, with their common synonyms; no evaluation
-item was read to write them). A message whose language has no record, or that
-the analysis cannot place (``detect`` returns ``None``), gets no model-free
-shortcut: the model decides.
+Shipped: English and French (written from the bundled sample and the MTRAG cut), German, Spanish and Simplified Chinese
+(written from the forms the languages issue lists, with common synonyms; no evaluation item read). A message in a
+language without a record, or one ``detect`` cannot place, gets no model-free shortcut: the model decides.
 
-The records are data: ``data/<code>.json``, one file a language, read by
-``record.load_language``. Each field that holds words or patterns names, in
-the record's ``sources``, what it was written from and whether that data is
-also an evaluation set. To add a language, copy a file of a language like
-it (spaced or not, capitalised nouns or not), translate every field, write
-its sources, add its code to ``LANGUAGES`` below, and run
-``tests/test_languages.py``: it checks that every shipped language has every
-resource, each with a source, and that each is read.
+The records are ``data/<code>.json``, read by ``record.load_language``; each word or pattern field names its source in
+``sources``. To add a language, copy the file of a similar one (spaced or not, capitalised nouns or not), translate
+every field, write its sources, add its code to ``LANGUAGES`` and run ``tests/test_languages.py`` (every resource
+there, sourced and read).
 """
 
 from __future__ import annotations
@@ -65,8 +55,7 @@ LANGUAGES: tuple[Language, ...] = tuple(
 _BY_CODE = {record.code: record for record in LANGUAGES}
 
 UNITS = frozenset(unit for record in LANGUAGES for unit in record.units)
-"""Units of measure, every shipped language's (``units``): a window's only "candidate" that is one is no name a
-follow-up points at."""
+"""Every shipped language's ``units``: a window's only "candidate" that is a unit of measure is no name to point at."""
 
 
 def language(code: str) -> Language:
@@ -77,9 +66,8 @@ def language(code: str) -> Language:
 def every_language(
     fragments: Callable[[Language], Sequence[str]], *, whole_words: bool = False, flags: int = 0
 ) -> re.Pattern[str]:
-    """One pattern of every shipped language's phrases (``fragments`` of each record), at word boundaries where
-    its words are apart, and ending at one too with ``whole_words``; a language with no such phrase adds none
-    (an empty alternative would match everywhere)."""
+    """One pattern of every shipped language's ``fragments``, at word boundaries where its words are apart (at both
+    ends with ``whole_words``); a language without such phrases adds none: an empty alternative matches everywhere."""
     parts = [
         phrase_pattern(list(phrases), spaced=record.spaced) + (r"\b" if whole_words and record.spaced else "")
         for record in LANGUAGES
@@ -89,12 +77,7 @@ def every_language(
 
 
 def detect(text: str) -> Language | None:
-    """The shipped language ``text`` is written in, or ``None`` when it cannot be placed.
-
-    Han characters without kana make Chinese (kana: Japanese, not shipped);
-    otherwise the language whose markers the words hit most, a tie or no hit
-    giving ``None``.
-    """
+    """The shipped language of ``text``: Chinese for Han, else most markers hit; ``None`` for kana, a tie or no hit."""
     if _KANA.search(text):
         return None
     if _HAN.search(text):

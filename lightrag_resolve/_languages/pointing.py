@@ -1,31 +1,12 @@
 """Whether a longer follow-up points back at the conversation (contract §5.8).
 
-The reference check can only help a message that leans on something the
-conversation named: "Which retailers already run it?", "Cette formation
-est-elle proposée le samedi ?". A message with no word that points back names
-its own subject ("What does the Horizon plan cost?", "Chantio fonctionne-t-il
-sans réseau ?") or opens a new one ("Do you offer training?"). Asking a model
-about it costs a call where the visitor waits, and a weak model appends a
-name all the same. So the check runs only on messages that hold a pointing
-word (a pronoun, a demonstrative, a possessive, an elliptical "what about",
-or a word that presupposes a set already named: "other", "else", "both",
-"autres", "lequel", a question opening on "which is").
-
-A message can also point back with a definite article alone: "What are the
-benefits?", "What is the difference with the dialog node?" ask about *the*
-benefits of something the conversation named. Such a message
-(``unnamed_definite``: a definite article, at most three content words, none
-of them a name, a number or a word addressed to the assistant) meets the check
-too; the model may still keep it. A short question without a definite article
-("Is privacy protected?", "What is an account?") opens a subject of its own.
-
-The word lists are each shipped language's record (``_languages``). A
-message in no shipped language (``detect`` places it nowhere) is always
-checked: in other languages the model keeps the decision, as before this
-rule. Every uncertain case counts as pointing back, so this rule can only
-spare model calls on messages that have nothing to point with; it never adds
-a name. Evidence: the bundled sample and the MTRAG cut (docs/findings.md,
-"Follow-ups that point at nothing"), both evaluation sets.
+The reference check only helps a message that leans on something the conversation named ("Which retailers run it?");
+elsewhere it costs a call while the visitor waits, and a weak model appends a name all the same. So it runs only on a
+message holding a pointing word (pronoun, demonstrative, possessive, an elliptical "what about", a word presupposing a
+set already named: "other", "lequel", "which is") or a definite article and no name (``unnamed_definite``: "What are
+the benefits?"). The word lists are each shipped language's record; a message ``detect`` cannot place is always
+checked. Every uncertain case counts as pointing back, so this rule only spares model calls and never adds a name.
+Evidence: the bundled sample and the MTRAG cut (docs/findings.md, "Follow-ups that point at nothing"), evaluation sets.
 """
 
 from __future__ import annotations
@@ -103,22 +84,15 @@ def _patterns(record: Language) -> _Patterns:
 
 
 def is_function_word(word: str) -> bool:
-    """Whether ``word`` is a function word of a shipped language ("What", "Quelle", "the", "Welche").
-
-    A rewrite opens with one in capitals without naming anything by it, so
-    the name check of a restatement (contract §5.9) passes over them.
-    """
+    """Whether ``word`` is a shipped language's function word ("What", "the"), which names nothing (contract §5.9)."""
     return word_form(word) in _FUNCTION_WORDS
 
 
 def content_words(message: str) -> tuple[str, ...]:
     """The words of ``message`` that are no function word of a shipped language, in order, each once.
 
-    What a kept follow-up's search is about when every keyword the model gave
-    came from the history (issue 40): its own words, as LightRAG's extraction
-    of the message would give them, without a second call. A language whose
-    text has no spaces (Chinese) is split by its record's lexicon. Evidence:
-    issue 40's hidden-set report (keep-type losses on an unseen set).
+    What a kept follow-up's search is about when every keyword the model gave came from the history; unspaced text is
+    split by its record's lexicon. Evidence: issue 40's hidden-set report (keep-type losses on an unseen set).
     """
     text = visible(message)
     record = detect(text)
@@ -162,14 +136,9 @@ def leans_on_conversation(message: str) -> bool:
 def unnamed_definite(message: str) -> bool:
     """Whether ``message`` asks about "the" something without naming whose ("What are the benefits?").
 
-    True when it holds a definite article ("the", "le", "la", "les", "l'",
-    "du", "au", "aux"), has at most three content words (words that are not
-    English or French function words), and none of its words looks like a
-    name: no capitalised word other than a function word ("What", "Le") or
-    "I", no acronym ("US", "VPC"), no digit, nothing quoted, and no word
-    addressed to the assistant ("you", "votre"), since such a message asks
-    about the company. Evidence: the MTRAG cut's short questions (an
-    evaluation set; docs/findings.md, "A definite article in a short question").
+    True with a definite article, at most three content words, nothing that looks like a name (capital, acronym, digit,
+    quote) and no word addressed to the assistant ("you": it asks about the company). Evidence: the MTRAG cut's short
+    questions (an evaluation set; docs/findings.md, "A definite article in a short question").
     """
     if not isinstance(message, str):
         raise TypeError(f"message must be a str, got {type(message).__name__}")
@@ -212,11 +181,8 @@ def _names_nothing_unspaced(text: str, record: Language) -> bool:
 def _looks_like_a_name(word: str, *, function: bool, nouns_capitalised: bool = False) -> bool:
     """Whether a part of ``word`` is an acronym ("US", "l'ERP", even "IT") or has a capital and is no function word.
 
-    A capital anywhere counts ("iPhone", "l'Essentiel"); "What's", "I" and
-    "Le" are function words in capitals. Where every noun is capitalised
-    (German), only an inner capital does ("iPhone", "PulsePOS"). Evidence: the
-    MTRAG cut's short questions ("US", "VPC"; an evaluation set); German from
-    the languages issue's forms.
+    Where every noun is capitalised (German) only an inner capital counts ("iPhone", "PulsePOS"). Evidence: the MTRAG
+    cut's short questions (an evaluation set); German from the languages issue's forms.
     """
     for part in _PARTS.split(word):
         letters = [char for char in part if char.isalpha()]
@@ -229,16 +195,11 @@ def _looks_like_a_name(word: str, *, function: bool, nouns_capitalised: bool = F
 
 
 def named_before_pointing(message: str, name: str) -> bool:
-    """Whether ``name`` occurs in ``message`` before its first pointing word ("How does Kubernetes work and why use it?").
+    """Whether ``message`` names ``name`` before its first pointing word ("How does Kubernetes work and why use it?").
 
-    The reference check proposes what a message points at; when it proposes a
-    name the message already holds before its pronoun, the pronoun takes up
-    the message's own subject, and there is nothing in the conversation to
-    restate it with (contract §5.9). Words are compared without case; an
-    elliptical opening ("What about…") points before anything is named, and a
-    message whose pointing word this reading cannot place ("l'ont") is not
-    taken as named before it. Evidence: the MTRAG cut (an evaluation set;
-    docs/findings.md, "Restating what the check cannot name").
+    Then the pronoun takes up the message's own subject: nothing in the conversation restates it (contract §5.9). An
+    elliptical opening ("What about…") or an unplaceable pointing word ("l'ont") is never named before. Evidence: the
+    MTRAG cut (an evaluation set; docs/findings.md, "Restating what the check cannot name").
     """
     if not isinstance(message, str) or not isinstance(name, str):
         raise TypeError("message and name must be str")
@@ -258,11 +219,7 @@ def named_before_pointing(message: str, name: str) -> bool:
 
 
 def points_back(message: str) -> bool:
-    """Whether ``message`` holds a word that may point at something the conversation named.
-
-    True when it does, and when its language is none the analysis knows
-    (``_languages.detect``): the model then decides.
-    """
+    """Whether ``message`` holds a word that may point at something named before; True where ``detect`` places none."""
     if not isinstance(message, str):
         raise TypeError(f"message must be a str, got {type(message).__name__}")
     shown = visible(message)
@@ -300,8 +257,7 @@ def points_back(message: str) -> bool:
 def _inversion_points_back(before: list[str], record: Language) -> bool:
     """Whether an inverted pronoun stands for something outside the clause (French).
 
-    "Chantio fonctionne-t-il ?" repeats its subject (Chantio); "Combien
-    coûte-t-il ?" and "Est-il inclus ?" have none before the verb, so the
-    pronoun points back. Evidence: the bundled sample (an evaluation set).
+    "Chantio fonctionne-t-il ?" repeats its subject; "Combien coûte-t-il ?" and "Est-il inclus ?" have none before the
+    verb, so the pronoun points back. Evidence: the bundled sample (an evaluation set).
     """
     return not before or any(word in record.question_words for word in before)

@@ -18,10 +18,7 @@ _LATIN_WORD = re.compile(r"[^\W\d_]+(?:['-][^\W\d_]+)*")
 class Language:
     """The words and phrases one language gives the analysis; every field is filled for a shipped language.
 
-    What each field holds, with an example, and which part of the analysis
-    reads it: the field table of ``docs/languages.md`` (a test holds the page
-    to every field). ``sources`` says what each field was written from
-    (``sourced_fields``), and whether that data is also an evaluation set.
+    ``docs/languages.md`` describes each field and what reads it (a test holds the page to every field).
     """
 
     code: str
@@ -66,8 +63,7 @@ class Language:
     extra: dict[str, str] = field(default_factory=dict, hash=False, compare=False)
     """Patterns one language's grammar needs and no other's (French inversion, English pronominal "which")."""
     sources: dict[str, str] = field(hash=False, compare=False)
-    """What each field was written from, and whether that data is also an evaluation set: one entry a field that
-    holds words or patterns (``sourced_fields``), ``"extra.<key>"`` for a pattern of ``extra``."""
+    """What each field was written from and whether that is an evaluation set, keyed by ``sourced_fields``."""
 
     def __repr__(self) -> str:
         return f"Language({self.code!r})"
@@ -137,13 +133,9 @@ _LIST_FIELDS = frozenset({"list_gaps"})
 def load_language(path: Path) -> Language:
     """The ``Language`` a JSON resource file describes (``_languages/data/<code>.json``).
 
-    Word sets are one string of words separated by spaces (``list_gaps``: a
-    list, since its items may hold a space), phrase patterns lists of
-    regular-expression fragments; ``notes`` explains entries to a reader and
-    is not read. A field the file lacks or does not know is a ``ValueError``
-    naming the file: a language has every resource. So is a field holding
-    words or patterns without an entry in ``sources``, or an entry that names
-    no field: every rule says what it was written from.
+    Word sets are one space-separated string (except ``_LIST_FIELDS``), phrase patterns lists of regex fragments;
+    ``notes`` is for a reader. A missing or unknown field, a word or pattern field without a ``sources`` entry, or an
+    entry naming no field is a ``ValueError`` naming the file: a language has every resource, each with its source.
     """
     data = json.loads(path.read_text(encoding="utf-8"))
     data.pop("notes", None)
@@ -175,8 +167,7 @@ def load_language(path: Path) -> Language:
 
 
 _UNSOURCED = frozenset({"code", "name", "source", "sources", "spaced", "capitalises_nouns", "drops_subject", "extra"})
-"""Fields that hold no words or patterns (the record's name and overall source, its grammar switches) or hold them by
-key (``extra``)."""
+"""Fields holding no words or patterns (name, overall source, grammar switches) or holding them by key (``extra``)."""
 
 
 def sourced_fields(record: Language) -> frozenset[str]:

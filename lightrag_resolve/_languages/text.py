@@ -1,23 +1,12 @@
 """Text hygiene shared by every module that reads visitor or model text.
 
-Visitor messages and model answers are hostile text: they may carry
-invisible format characters (zero-width space, soft hyphen, BOM, word
-joiner), control characters (NUL, terminal escapes), lone surrogates (which
-no UTF-8 encoder accepts) and single "words" of a megabyte. Every function
-here is pure and total (any ``str`` in, a ``str`` or ``bool`` out), so the
-rest of the library can apply one rule everywhere:
-
-* names are *compared* after ``normalize_for_compare`` (NFKC, case-folded,
-  format and control characters removed), so an invisible character cannot
-  make a name look new or different;
-* what this library *produces* for retrieval or records goes through
-  ``clean_single_line`` (no control, format or unencodable code point) and a
-  character cap (``clip_chars``), since word caps do not bound a text
-  without spaces;
-* prompt parts are bounded by ``prompt_part``, in words and in characters;
-* ``is_question`` recognises a question in any script.
-
-The limits are module constants, listed in docs/guide.md ("Configuration").
+Visitor messages and model answers are hostile text: invisible format characters (zero-width space, soft hyphen, BOM,
+word joiner), control characters, lone surrogates (no UTF-8 encoder accepts them) and one-megabyte "words". Every
+function here is pure and total (any ``str`` in), so one rule applies everywhere: names are *compared* after
+``normalize_for_compare``, so an invisible character cannot make a name look new; what this library *produces* for
+retrieval or records goes through ``clean_single_line`` and ``clip_chars``, since word caps do not bound a text without
+spaces; prompt parts are bounded by ``prompt_part``; ``is_question`` recognises a question in any script. The limits
+are module constants, listed in docs/guide.md ("Configuration").
 """
 
 from __future__ import annotations
@@ -108,10 +97,7 @@ def _dropped(ch: str) -> bool:
 def visible(text: str) -> str:
     """``text`` without terminal escape sequences, format, surrogate and control characters.
 
-    Control characters that are white space (``\\t``, ``\\n``, ``\\r``, ...)
-    become a space, so words they separated stay apart; every other one is
-    dropped. Line structure is lost on purpose: callers use this for
-    single-line values.
+    White-space controls become a space so words stay apart; line breaks are lost on purpose (single-line values).
     """
     if text.isascii() and text.isprintable():
         return text
@@ -133,12 +119,7 @@ def _has_surrogate(text: str) -> bool:
 
 
 def normalize_for_compare(text: str) -> str:
-    """The form in which two names are compared: NFKC, case-folded, invisible characters removed.
-
-    "Acme Software\\u200b", "ACME\\u00adSoftware"-style soft hyphens, a BOM or
-    a word joiner, and full-width letters all compare equal to what a reader
-    sees. White space is collapsed to single spaces.
-    """
+    """The form two names are compared in: NFKC, case-folded, invisible characters removed, white space collapsed."""
     text = unicodedata.normalize("NFKC", visible(text))
     text = unicodedata.normalize("NFKC", text.casefold())
     return " ".join(visible(text).split())
@@ -147,9 +128,7 @@ def normalize_for_compare(text: str) -> str:
 def clip_chars(text: str, max_chars: int, marker: str = "") -> str:
     """``text`` cut to at most ``max_chars`` characters, ``marker`` included when cut.
 
-    The cut falls at the last space before the limit when there is one in
-    its second half, else exactly at the limit (a text without spaces). A
-    limit too small for the marker cuts without one.
+    The cut falls at the last space in the limit's second half, else at the limit; too small a limit drops the marker.
     """
     if len(text) <= max_chars:
         return text
@@ -162,13 +141,7 @@ def clip_chars(text: str, max_chars: int, marker: str = "") -> str:
 
 
 def clean_single_line(text: str, max_chars: int | None = None) -> str:
-    """A single-line value safe to hand to retrieval: visible characters, one space between words.
-
-    Control, format and surrogate code points are removed (``visible``),
-    white space collapsed and trimmed, and the result cut to ``max_chars``
-    characters (at a word boundary when possible). An empty result means
-    nothing usable was there.
-    """
+    """A single-line value safe for retrieval (``visible``, spaces collapsed, cut at a word); ``""``: nothing usable."""
     line = " ".join(visible(text).split())
     return clip_chars(line, max_chars).strip() if max_chars is not None else line
 
@@ -180,10 +153,8 @@ CLIP_MARKER = " …"
 def prompt_part(text: str, *, max_words: int | None = None, max_chars: int = MAX_PROMPT_PART_CHARS) -> str:
     """One message as a resolver prompt shows it: one line, bounded in words *and* characters.
 
-    A clipped part ends with ``CLIP_MARKER``. Characters matter because a word count
-    does not bound a message without spaces (CJK) or one unbroken token.
-    Only the head of a huge text is read (``_READ_FACTOR`` times the bound),
-    so cleaning a megabyte costs no more than cleaning a page.
+    A clipped part ends with ``CLIP_MARKER``. Characters matter because words do not bound CJK text or one unbroken
+    token; only the head of a huge text is read (``_READ_FACTOR`` times the bound), so a megabyte costs as a page does.
     """
     cut = len(text) > max_chars * _READ_FACTOR
     words = clean_single_line(text[: max_chars * _READ_FACTOR] if cut else text).split()
@@ -196,8 +167,7 @@ def prompt_part(text: str, *, max_words: int | None = None, max_chars: int = MAX
 
 
 def word_form(text: str) -> str:
-    """``text`` lower-cased, with typographic apostrophes as ``'``: the form word lists are matched in.
-    Evidence: French and English typography (``’`` for ``'``)."""
+    """``text`` lower-cased, ``’`` as ``'``: the form word lists are matched in (French and English typography)."""
     return text.lower().replace("\u2019", "'")
 
 
@@ -207,17 +177,13 @@ _POSSESSIVE = re.compile(r"(?<=\w)['\u2019]s?$")
 def without_possessive(name: str) -> str:
     """``name`` without an English possessive ending: "Helix's" is Helix, "Vellinor\u2019s" Vellinor, "Sales'" Sales.
 
-    The possessive belongs to the sentence, not to the name, so a candidate
-    collected from "Pulse POS is Helix's terminal" must compare equal to the
-    company "Helix". Evidence: English grammar and that test case; no
-    evaluation data is recorded for it.
+    The possessive belongs to the sentence, not the name. Evidence: English grammar and a test case; no evaluation data.
     """
     return _POSSESSIVE.sub("", name.strip())
 
 
-# An elided word loses its last vowel before a vowel and is written joined to the next word by an apostrophe
-# ("d'Orbit", "l’offre", "qu'Orbit", "dell'Orbit", "un'azienda"). English contractions ("don't", "it's")
-# put the apostrophe after the word's stem, not after one of these, and are left whole.
+# An elided word is joined to the next by an apostrophe ("d'Orbit", "l’offre", "dell'Orbit"); English contractions
+# ("don't", "it's") put it after the word's stem, not after one of these, and are left whole.
 _UNRECORDED_ELISIONS = frozenset(
     {
         # Italian and Catalan alike (and French, whose record lists them too)
@@ -227,14 +193,13 @@ _UNRECORDED_ELISIONS = frozenset(
         "dov", "cos", "buon", "nessun", "ciascun", "alcun",
     }
 )  # fmt: skip
-"""Elided forms of Italian and Catalan, languages with no record: written from the elisions Treccani ("elisione") and
-the IEC ("apostrofació") list for articles, pronouns, prepositions and conjunctions (issue 31, item 5; no data)."""
+"""Elided forms of Italian and Catalan (no record): written from Treccani's ("elisione") and the IEC's
+("apostrofació") lists for articles, pronouns, prepositions and conjunctions (issue 31, item 5; no data)."""
 
 
 @cache
 def elided_words() -> frozenset[str]:
-    """Elided forms written before an apostrophe and the next word, lower-cased: every language record's ``elisions``
-    (French) and ``_UNRECORDED_ELISIONS`` (Italian, Catalan)."""
+    """Lower-cased elided forms: each record's ``elisions`` (French) and ``_UNRECORDED_ELISIONS`` (Italian, Catalan)."""
     from . import LANGUAGES  # here, not above: the records' package reads this module's script ranges
 
     return frozenset(word for record in LANGUAGES for word in record.elisions) | _UNRECORDED_ELISIONS
@@ -247,13 +212,10 @@ _ELIDED_IN_TEXT = re.compile(r"(?<![^\W\d_])" + _ELISION.pattern)
 
 
 def split_elisions(text: str) -> str:
-    """``text`` with each elided word and its apostrophe (``elided_words``) made spaces, at the same length.
+    """``text`` with each elided word and its apostrophe (``elided_words``) made spaces, so offsets stay valid.
 
-    "recommande l'Orbit CRM" reads "recommande   Orbit CRM", so a tokenizer
-    finds the name "Orbit CRM" where it would have found the word "l'Orbit",
-    and "C'est" gives no "C"; offsets into the text stay valid. "don't" and
-    "aujourd'hui" are left as they are. Evidence: issue 31 (item 5); the
-    apostrophe blanked too after two losses on the bundled sample (an evaluation set).
+    "l'Orbit CRM" reads "  Orbit CRM": a tokenizer finds the name, "C'est" gives no "C"; "don't" and "aujourd'hui"
+    stay. Evidence: issue 31 (item 5); blanking the apostrophe too, the bundled sample (an evaluation set).
     """
     elided = elided_words()
     return _ELIDED_IN_TEXT.sub(
@@ -262,12 +224,9 @@ def split_elisions(text: str) -> str:
 
 
 def without_elision(word: str) -> str:
-    """``word`` without the elided article, pronoun or preposition it starts with, if it starts with one.
+    """``word`` without the elided article, pronoun or preposition it starts with ("d'Invented" is Invented).
 
-    "d'Invented" is Invented, "L’Orbit" Orbit, "dell'Orbit" Orbit, "qu'Helix"
-    Helix: the name is the word after the apostrophe, and a reader checks it
-    as such. "don't", "O'Brien" and "aujourd'hui" stay whole. Evidence: issue
-    31 (item 5), not evaluation data.
+    "don't", "O'Brien" and "aujourd'hui" stay whole. Evidence: issue 31 (item 5), not evaluation data.
     """
     match = _ELISION.match(word)
     if match is None or match.group(1).casefold() not in elided_words():
@@ -276,13 +235,10 @@ def without_elision(word: str) -> str:
 
 
 def is_question(text: str) -> bool:
-    """Whether ``text`` ends as a question, in any script.
+    """Whether ``text`` ends as a question, in any script, past trailing spaces, closers and invisible characters.
 
-    Trailing white space, closing quotes and brackets, emphasis markers and
-    invisible characters are ignored. An Armenian question mark counts
-    wherever it stands (it sits on the questioned word), and a final ``;``
-    counts in Greek text (U+037E normalises to it). Evidence: the question
-    marks Unicode gives each script (a character reference), for hostile text.
+    An Armenian question mark counts anywhere (it sits on the questioned word), a final ``;`` in Greek text (U+037E
+    normalises to it). Evidence: the question marks Unicode gives each script (a character reference).
     """
     tail = visible(text).rstrip().rstrip(_CLOSERS + " \u3000").rstrip()
     if not tail:
@@ -293,10 +249,9 @@ def is_question(text: str) -> bool:
     return last == ";" and _GREEK.search(tail) is not None
 
 
-# A question mark ends a sentence even without a space after it (Chinese, Japanese); other marks need one.
-# An ASCII "?" with a word, a URL's punctuation or an opening bracket right after it is no sentence end: a
-# query string ("docs/containers?topic=…") or a pattern ("(w)w?(?!1)") in a technical answer. Evidence: the
-# MTRAG cut's technical answers (an evaluation set); Chinese sentences from the languages issue's forms.
+# A question mark ends a sentence without a space after it (Chinese, Japanese), other marks need one; an ASCII "?"
+# followed by a word, URL punctuation or "(" is a query string or a regex in a technical answer. Evidence: the MTRAG
+# cut's technical answers (an evaluation set); Chinese sentences from the languages issue's forms.
 _OTHER_QUESTION_MARKS = re.escape("".join(sorted(QUESTION_MARKS - {"?"})))
 _SENTENCE_END = re.compile("(?<=[" + _OTHER_QUESTION_MARKS + r"。！])\s*|(?<=\?)(?![\w=&%/#+.(-])\s*|(?<=[.!…])\s+")
 
@@ -307,13 +262,9 @@ def split_sentences(text: str) -> list[str]:
 
 
 def answered_sentence(text: str) -> str:
-    """The sentence of an assistant message that a reply answers: its last question, else its last sentence.
+    """The sentence of an assistant message a reply answers: its last question, else its last sentence, else ``""``.
 
-    An assistant often closes a question with a courtesy line ("Which plan is
-    your company on: Essentiel, Croissance or Horizon? I can then tell you
-    what applies to you."); a reply answers the question, not the line after
-    it. A message without a question ("Dites-moi votre secteur : Santé, BTP
-    ou Commerce.") is answered in its last sentence. ``""`` for an empty text.
+    A courtesy line after a question ("I can then tell you what applies to you.") is not what a reply answers.
     Evidence: the bundled sample's questions (an evaluation set).
     """
     sentences = split_sentences(text)
@@ -322,11 +273,7 @@ def answered_sentence(text: str) -> str:
 
 
 def recorded_output(text: str | None) -> str | None:
-    """The model's raw answer as it is recorded: encodable, at most ``MAX_RAW_OUTPUT_CHARS``.
-
-    A longer answer keeps its head and ends with a marker saying how much was
-    cut. Applying it twice changes nothing.
-    """
+    """The model's raw answer as recorded: encodable, at most ``MAX_RAW_OUTPUT_CHARS`` (marked when cut); idempotent."""
     if text is None:
         return None
     text = encodable(text)
@@ -343,14 +290,8 @@ _WORD_NOT_HAN = rf"[^\W{HAN_CHARS}]"
 def contains_phrase(haystack: str | Iterable[str], needle: str) -> bool:
     """Whole-word containment after ``normalize_for_compare``, blind to runs of white space.
 
-    Words end at white space and punctuation, and where Han text meets a word
-    of another script ("提供Kadoro和"); Han text is matched anywhere in Han text
-    (evidence: the languages issue's forms, no evaluation item).
-
-    Case, compatibility forms (full-width letters) and invisible characters
-    (zero-width space, soft hyphen, BOM, word joiner) make no difference. A
-    ``haystack`` that is an iterable of texts contains the needle when one of
-    them does, so a phrase never matches across two messages.
+    Words also end where Han meets another script ("提供Kadoro和"); Han matches anywhere in Han (evidence: the languages
+    issue's forms, no evaluation item). An iterable ``haystack`` is searched text by text, never across two messages.
     """
     needle = normalize_for_compare(needle)
     if not needle:

@@ -1,13 +1,9 @@
 """The answer writer reads the visitor's words, whatever retrieval searched with (issue 30, contract §5.11).
 
-A resolved turn is retrieved with the resolved text ("Santé — <the assistant's
-question>", "Orbit CRM: Which retailers already run it?"), and LightRAG hands
-its answer model that same text as the user's message (``kg_query`` and
-``naive_query``: ``user_query = query``). The visitor did not type it. Given an
-``AnswerWords`` (the retrieval's ``RetrievalScope``, ``_lightrag.seam``), the
-answer model's user message is the visitor's words when it is the retrieved
-text; LightRAG's answer cache still keys on the retrieved text (``query``), so
-two conversations that retrieved differently never share an answer.
+LightRAG hands its answer model the retrieved text as the user's message, which on a resolved turn ("Orbit CRM: Which
+retailers already run it?") the visitor did not type. Given an ``AnswerWords`` (from the ``RetrievalScope``), that
+message is the visitor's words instead; the answer cache still keys on the retrieved text, so conversations that
+retrieved differently never share an answer.
 """
 
 from __future__ import annotations
@@ -33,10 +29,8 @@ def on_visitors_words(
 ) -> Callable[..., Awaitable[Any]] | None:
     """``answer_llm``, whose user message is ``words.visitors_words`` where it is ``words.retrieved``.
 
-    Only the first positional argument (LightRAG's ``user_query``) is replaced,
-    and only when it is the retrieved text exactly; the system prompt (the
-    retrieved context) and ``history_messages`` (the conversation) pass as they
-    are. Without ``words`` the function is returned as it is.
+    Only the first positional argument (LightRAG's ``user_query``) is replaced, when it is exactly the retrieved text;
+    the system prompt and ``history_messages`` pass as they are. Without ``words``, ``answer_llm`` is returned as is.
     """
     if answer_llm is None or words is None:
         return answer_llm

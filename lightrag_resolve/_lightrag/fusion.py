@@ -1,22 +1,13 @@
 """contract §5.5 and §5.10: a resolved reference's chunk search, fused with a second search.
 
-A reference check that appends a name (or a restatement) to the visitor's
-message can still lead LightRAG's vector chunk search away from what the
-words alone found. Where the ``Retrieval`` policy says so (the harness's
-``fuse_raw_search``; the open-domain profile's standalone question, §5.10) that search runs
-on both texts and the two chunk lists are merged by reciprocal-rank fusion
-(``fuse_chunks``), so a chunk both searches rank high leads and a chunk only
-the visitor's words found keeps a place. Only the vector chunk search is
-fused (``naive``, and the chunk side of ``mix``); short replies never are,
-because their words are noise that fusion would drag back in (docs/findings.md#fusion-with-the-visitors-words).
-
-The search on the visitor's words is usually already done: the speculative
-search of contract §7 ran it while the check decided. ``SecondSearch`` records
-that search's chunks, so the resolved retrieval fuses them instead of
-searching again; when it had not got that far, the words are searched beside
-the resolved text. ``_lightrag.seam`` installs ``vector_search`` in place of LightRAG's
-``_get_vector_context``, handing it the retrieval's ``record`` and ``fuse``
-(its ``RetrievalScope``); without either it is LightRAG's own search, unchanged.
+A reference check that appends a name (or a restatement) can lead LightRAG's vector chunk search away from what the
+visitor's words alone found. Where the ``Retrieval`` policy says so (the harness's ``fuse_raw_search``; the open-domain
+standalone question, §5.10) that search runs on both texts, merged by reciprocal-rank fusion (``fuse_chunks``): a chunk
+both rank high leads, one only the words found keeps a place. Only the vector chunk search is fused (``naive``, the
+chunk side of ``mix``); short replies never are, their words being noise fusion would drag back in
+(docs/findings.md#fusion-with-the-visitors-words). ``SecondSearch`` keeps the speculative search's chunks (§7), fused
+instead of searching the words again. ``_lightrag.seam`` installs ``vector_search`` as LightRAG's
+``_get_vector_context``; without ``record`` and ``fuse`` it is LightRAG's own search, unchanged.
 """
 
 from __future__ import annotations
@@ -42,10 +33,7 @@ VectorSearch = Callable[..., Awaitable[list[Chunk]]]
 
 @dataclass
 class SecondSearch:
-    """The text a resolved chunk search is fused with, and the chunks LightRAG's vector search found for it once known.
-
-    The visitor's words (§5.5) or a standalone question (§5.10).
-    """
+    """The visitor's words (§5.5) or standalone question (§5.10) a resolved search fuses with, and its ``chunks``."""
 
     text: str
     chunks: list[Chunk] | None = field(default=None, repr=False)
@@ -59,10 +47,9 @@ def _key(chunk: Chunk) -> Any:
 
 
 def fuse_chunks(resolved: Sequence[Chunk], raw: Sequence[Chunk], *, limit: int, k: int = RRF_K) -> list[Chunk]:
-    """The first ``limit`` chunks of ``resolved`` and ``raw`` by reciprocal-rank fusion, equal weights.
+    """The first ``limit`` chunks of ``resolved`` and ``raw`` by reciprocal-rank fusion, equal weights; changes neither.
 
-    A chunk in both lists is kept once, as the resolved search returned it; on
-    equal scores the resolved ranking goes first. Neither input is changed.
+    A chunk in both lists is kept once, as the resolved search returned it; on equal scores the resolved ranking leads.
     """
     scores: dict[Any, float] = {}
     first: dict[Any, tuple[int, int, Chunk]] = {}
@@ -98,9 +85,8 @@ async def vector_search(
 ) -> list[Chunk]:
     """LightRAG's ``_get_vector_context``, kept in ``record`` and fused with ``fuse`` where their texts say.
 
-    The chunks found for ``record.text`` are kept in ``record``; a search for
-    any text but ``fuse.text`` is fused with ``fuse``'s chunks, searched beside
-    it when not yet known. Without either it is LightRAG's own search.
+    A search for ``record.text`` is kept in ``record``; one for any text but ``fuse.text`` is fused with ``fuse``'s
+    chunks, searched beside it when not yet known.
     """
     if fuse is None or fuse.matches(query):
         chunks = await lightrag_search(query, chunks_vdb, query_param, query_embedding)

@@ -1,13 +1,9 @@
 """``ResolvingLightRAG``: LightRAG's query entry points, with the turn resolved first.
 
-Every query entry point resolves the turn first (contract §3) through the one
-pipeline (``_decide.pipeline``), then hands LightRAG either the caller's own
-``QueryParam`` (nothing resolved) or a copy carrying the keywords, never a
-mutated original (``_lightrag.retrieval``). ``aretrieve`` and ``aanswer``
-return the ``Resolution`` beside LightRAG's result, and every entry point
-takes one made before (``resolution=``). The LightRAG internals this needs are
-declared, checked and installed in ``_lightrag.seam``; the first instance
-installs them.
+Each entry point resolves the turn (contract §3) through the one pipeline (``_decide.pipeline``), then hands LightRAG
+the caller's own ``QueryParam`` (nothing resolved) or a copy carrying the keywords, never a mutated original.
+``aretrieve`` and ``aanswer`` return the ``Resolution`` beside the result; every entry point takes one made before
+(``resolution=``). The first instance installs the LightRAG internals this needs (``_lightrag.seam``).
 """
 
 from __future__ import annotations
@@ -44,9 +40,7 @@ def _sync_twin(
 ) -> Callable[Concatenate[S, P], R]:
     """The synchronous twin of an async entry point, driven as LightRAG's own sync wrappers drive theirs.
 
-    It calls the instance's method by name, so a subclass that overrides the
-    async entry point changes its twin too. A stream comes back as LightRAG's
-    own sync ``query`` gives it.
+    It calls the method by name, so overrides reach the twin; a stream comes back as LightRAG's sync ``query`` gives it.
     """
 
     def twin(self: S, /, *args: P.args, **kwargs: P.kwargs) -> R:
@@ -111,15 +105,12 @@ def _with_resolution(result: Any, resolution: Resolution) -> Any:
 class ResolvingLightRAG(AnswerHooks, LightRAG):  # type: ignore[misc]  # LightRAG ships no type information
     """A ``LightRAG`` that resolves follow-up messages before retrieval.
 
-    Takes every ``LightRAG`` argument plus ``resolver``: a ``ResolverConfig``,
-    or a ``Resolver`` (subclass) instance built with one. Every query entry
-    point also takes ``resolve=`` (``None`` follows the config) and
-    ``resolution=`` (a ``Resolution`` made before, used as it is).
-    ``aretrieve``/``aanswer`` return the turn's ``Resolution`` beside the
-    result; dict results also carry it as ``metadata["resolution"]``.
-    ``retrieval`` is the retrieval policy (``Retrieval``: what a resolved
-    reference's chunk search fuses with, what the answer model reads); a
-    subclass or an assignment replaces it.
+    Takes every ``LightRAG`` argument plus ``resolver``: a ``ResolverConfig``, or a ``Resolver`` (subclass) instance
+    built with one. Every query entry point also takes ``resolve=`` (``None`` follows the config) and ``resolution=`` (a
+    ``Resolution`` made before, used as it is). ``aretrieve``/``aanswer`` return the turn's ``Resolution`` beside the
+    result; dict results also carry it as ``metadata["resolution"]``. ``retrieval`` is the retrieval policy
+    (``Retrieval``: what a resolved reference's chunk search fuses with, what the answer model reads); a subclass or an
+    assignment replaces it.
     """
 
     resolver: InitVar[ResolverConfig | Resolver | None] = None
@@ -239,8 +230,7 @@ class ResolvingLightRAG(AnswerHooks, LightRAG):  # type: ignore[misc]  # LightRA
     ) -> Resolved[dict[str, Any]]:
         """Retrieval only (``LightRAG.aquery_data``), with the turn's ``Resolution`` beside the result.
 
-        ``resolution``: one made before for this ``query`` and mode (``aresolve``),
-        used as it is instead of resolving again; ``resolve`` must then be ``None``.
+        ``resolution``: made before (``aresolve``) for this query and mode, used as is; leave ``resolve`` at ``None``.
         """
         return await self._retrieve(query, param, resolve, super().aquery_data, resolution)
 
@@ -254,10 +244,7 @@ class ResolvingLightRAG(AnswerHooks, LightRAG):  # type: ignore[misc]  # LightRA
         resolve: bool | None = None,
         resolution: Resolution | None = None,
     ) -> Resolved[dict[str, Any]]:
-        """Retrieval and answer (``LightRAG.aquery_llm``), with the turn's ``Resolution`` beside the result.
-
-        ``resolution`` as for ``aretrieve``.
-        """
+        """Like ``aretrieve``, with the answer (``LightRAG.aquery_llm``): the ``Resolution`` beside the result."""
         base = super().aquery_llm
 
         async def retrieve(text: str, query_param: QueryParam) -> dict[str, Any]:

@@ -1,17 +1,9 @@
 """Retrieval for a decided turn, and for a longer follow-up the reference check decides (contract §7).
 
-``retrieve_resolved`` hands LightRAG what a resolution decided: the visitor's
-words and the caller's ``QueryParam`` when nothing changed, else the resolved
-text and a copy carrying its keywords; a resolved reference's chunk search may
-fuse with a second search (§5.5, §5.10). ``retrieve_beside_check`` runs the
-reference check: in graph modes first, the keywords built from it replacing LightRAG's
-extraction (one model call per follow-up, as plain LightRAG); in ``naive``
-mode beside a speculative search on the visitor's words, so only resolved
-turns wait. What a retrieval asks of LightRAG's query (the exemption, the
-answer's words, the answer gate, the second search) is one ``RetrievalScope``,
-set once around it (``_lightrag.seam.retrieving``). What it fuses and what the
-answer model reads are a ``Retrieval`` policy's (``ResolvingLightRAG.retrieval``);
-the alternatives measured against the default are the evaluation harness's.
+``retrieve_resolved`` hands LightRAG the visitor's words and the caller's ``QueryParam`` when nothing changed, else the
+resolved text and a copy carrying its keywords; ``retrieve_beside_check`` runs the reference check first in graph modes,
+beside a speculative search in ``naive`` mode. What a retrieval asks of LightRAG's query is one ``RetrievalScope`` set
+around it (``_lightrag.seam.retrieving``); what it fuses and what the answer model reads, a ``Retrieval`` policy's.
 """
 
 from __future__ import annotations
@@ -46,16 +38,15 @@ Retrieve = Callable[[str, QueryParam], Awaitable[T]]
 class Retrieval:
     """What a resolved turn's retrieval fuses and what its answer model reads; the defaults are what measured best.
 
-    ``ResolvingLightRAG.retrieval`` holds one; a subclass overrides a method to
-    retrieve otherwise (the evaluation harness measures its alternatives so).
+    ``ResolvingLightRAG.retrieval`` holds one; a subclass overrides a method to retrieve otherwise (the evaluation
+    harness measures its alternatives so).
     """
 
     def fused_with(self, resolution: Resolution) -> str | None:
         """The text a resolved reference's chunk search is fused with (contract §5.5, §5.10), or ``None``.
 
-        The standalone question on the record (``OpenDomainResolver``), else none. Only a
-        resolved reference is asked; the visitor's words (``resolution.original_query``) reuse the
-        speculative search's chunks where ``records_speculative_search`` kept them.
+        Asked only for a resolved reference: the standalone question (``OpenDomainResolver``), else none. The visitor's
+        words reuse the speculative search's chunks where ``records_speculative_search`` kept them.
         """
         return resolution.standalone_question or None
 
@@ -78,12 +69,8 @@ async def retrieve_resolved(
 ) -> T:
     """Retrieve on what ``resolution`` decided; a resolved reference's chunk search may fuse (§5.5, §5.10).
 
-    The answer, where the entry point writes one, is written for
-    ``retrieval.answer_text`` (the visitor's words, ``_lightrag.answer_prompt``, §5.11).
-
-    ``raw_search``: the visitor's words with the chunks the speculative
-    search already found for them, if it got that far; reused when
-    ``retrieval.fused_with`` names those words.
+    Any answer is written for ``retrieval.answer_text`` (§5.11). ``raw_search``: the visitor's words with the chunks the
+    speculative search found, if it got that far; reused when ``retrieval.fused_with`` names those words.
     """
     if not resolution.changed:
         return await retrieve(resolution.original_query, param)
@@ -111,13 +98,11 @@ async def retrieve_beside_check(
     retrieval: Retrieval,
     reported: Reported,
 ) -> tuple[Resolution, Any]:
-    """The reference check (``check()``), then or beside retrieval; the turn's resolution and result.
+    """The reference check (``check()``), then or beside retrieval (§7); the turn's resolution and result.
 
-    In graph modes the check's one call also gives LightRAG's keywords, so it
-    runs first and LightRAG's own extraction does not run: a follow-up costs
-    the one call plain LightRAG makes. In ``naive`` mode, where LightRAG
-    makes no call before its search, the check runs beside a speculative
-    search on the visitor's words, so only a resolved turn waits (§7).
+    In graph modes the check's one call also gives LightRAG's keywords, so it runs first in place of LightRAG's
+    extraction: a follow-up costs the one call plain LightRAG makes. In ``naive`` mode, where LightRAG calls no model
+    before searching, it runs beside a speculative search on the visitor's words, so only a resolved turn waits.
     """
     on_error = check_raised(turn)
     if checks_first(turn):

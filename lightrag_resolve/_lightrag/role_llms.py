@@ -1,10 +1,8 @@
 """Which LLM function each resolver calls, and the model name its record shows.
 
-The configured resolver LLM wins; otherwise the keyword role's own function is
-called with the role's kwargs, as LightRAG's queue would call it, but outside
-that queue: a resolver call is this library's own, bounded by its timeout and
-cancelled with the query that made it, where a call LightRAG's queue has
-started runs on. The reference check's LLM defaults to the resolver's.
+The configured resolver LLM wins; otherwise the keyword role's own function is called with the role's kwargs, as
+LightRAG's queue would, but outside that queue: a resolver call is bounded by this library's timeout and cancelled with
+its query, where a call LightRAG's queue has started runs on. The reference check's LLM defaults to the resolver's.
 """
 
 from __future__ import annotations

@@ -1,29 +1,16 @@
 """The one module that reaches into LightRAG's internals, for the core and for the server.
 
-LightRAG 1.5.x has no hook for five things the core does: let a resolved reply
-lighter than three characters ("B1") through its query check, call the keyword
-role's own LLM function outside LightRAG's queue, hold back the answer LLM
-of a speculative search (contract §7), ask that LLM with the visitor's words
-on a resolved turn (§5.11), and fuse a resolved reference's chunk search with
-the visitor's words (contract §5.5). Its server has no hook to choose the
-RAG class (``server/_seam.py``), and its web UI none to send the conversation by
-default (what the served default relies on in the UI's bundle is declared there, in
-``server/_webui_bundle.py``, as ``BundleText``, and fails with the same ``seam_error``).
-Every name this takes that is not LightRAG's
-public API is declared here once, as an ``Internal``: where it lives and which
-LightRAG code must still read it for the library's use of it to mean what it
-meant. ``check`` verifies a set of them, all the same way, and raises
-``SeamError`` naming the supported versions rather than run half-fitted.
+LightRAG 1.5.x has no hook to let a resolved reply under three characters ("B1") through its query check, call the
+keyword role's own LLM function outside its queue, hold back a speculative search's answer LLM (contract §7), ask that
+LLM with the visitor's words (§5.11), or fuse a resolved reference's chunk search with those words (§5.5). Its server
+has none to choose the RAG class (``server/_seam.py``), nor its web UI to send the conversation by default
+(``server/_webui_bundle.py``'s ``BundleText``, failing with the same ``seam_error``). Each non-public name it uses is an
+``Internal``, declared once; ``check`` raises ``SeamError`` naming the supported versions rather than run half-fitted.
 
-Nothing is patched on import. ``install``, called by the first
-``ResolvingLightRAG``, checks the core's internals and wraps
-``lightrag.lightrag.validate_rag_query`` and ``lightrag.operate._get_vector_context``
-once per process. LightRAG calls these wrappers, and the answer LLM
-``AnswerHooks`` hands it, from inside its query with no argument of ours: each
-reads what the retrieval asks of it from the one ``RetrievalScope`` that
-``retrieving`` sets around that retrieval, in its task's context only. Outside
-one, each is LightRAG's own, so a plain ``LightRAG`` in the same process
-behaves exactly as without the library.
+Nothing is patched on import: the first ``ResolvingLightRAG`` calls ``install``, which checks the core's internals and
+wraps ``validate_rag_query`` and ``_get_vector_context`` once per process. These wrappers and ``AnswerHooks``' answer
+LLM read the one ``RetrievalScope`` that ``retrieving`` sets around a retrieval, in its task's context only; outside one
+each is LightRAG's own, so a plain ``LightRAG`` in the same process behaves exactly as without the library.
 """
 
 from __future__ import annotations
@@ -80,15 +67,10 @@ class SeamError(LightRAGResolveError, RuntimeError):
 class Internal:
     """One LightRAG name the library relies on, and how to tell that it still means the same.
 
-    ``name`` is dotted from ``module`` (``"LightRAG._build_global_config"``).
-    ``read_by`` are functions of that module that must still look up its last
-    part. ``kind``: a ``global`` is replaced on its module, so each reader must
-    also read it as that module's global; an ``attribute`` is looked up on a
-    class or module (a dataclass field counts); an ``instance`` attribute or a
-    ``key`` of a dict LightRAG builds exists only at run time, so its readers
-    are all there is to check. ``holds``: names the value must contain.
-    ``lazy``: the name exists from import but is ``None`` until LightRAG
-    first fills it (a cache it builds on first use).
+    ``name`` is dotted from ``module``; ``read_by``: its functions that must still look up the last part. ``kind``: a
+    ``global`` is replaced on its module, so readers must read it as that module's global; an ``attribute`` (dataclass
+    fields count) is looked up on a class or module; an ``instance`` attribute or dict ``key`` exists only at run time,
+    so only its readers are checked. ``holds``: names the value must contain; ``lazy``: ``None`` until first filled.
     """
 
     module: str
@@ -173,10 +155,7 @@ def _private(dotted: str) -> set[str]:
 
 
 PRIVATE_NAMES: tuple[str, ...] = tuple(sorted(set().union(*(_private(i.name) for i in CORE + SERVER))))
-"""Every underscore-prefixed LightRAG name the library reads, calls, overrides or counts on LightRAG reading.
-
-Each is the ``name`` of an ``Internal`` above, so ``check`` verifies each.
-"""
+"""Every underscore-prefixed LightRAG name the library relies on; each is an ``Internal``, so ``check`` verifies it."""
 
 
 _ABSENT = object()
@@ -256,11 +235,9 @@ def check(internals: tuple[Internal, ...]) -> None:
 class RetrievalScope:
     """What one retrieval asks of the wrappers LightRAG calls inside its query; ``retrieving`` sets it.
 
-    ``exempt``: a resolved text LightRAG's query check lets through (contract §6).
-    ``answer_words``: the answer LLM is asked with the visitor's words (§5.11).
-    ``answer_hold``: the answer LLM waits until it is set (a speculative branch, §7).
-    ``record``: the vector chunk search keeps the chunks it finds for ``record.text``.
-    ``fuse``: the vector chunk search of any other text is fused with it (§5.5, §5.10).
+    ``exempt``: a resolved text the query check lets through (§6); ``answer_words``: the answer LLM gets the visitor's
+    words (§5.11); ``answer_hold``: the answer LLM waits until it is set (§7); ``record``: the chunk search keeps its
+    chunks for ``record.text``; ``fuse``: the chunk search of any other text is fused with it (§5.5, §5.10).
     """
 
     exempt: str | None = None
@@ -315,10 +292,7 @@ def _fusable(lightrag_search: Callable[..., Awaitable[list[dict[str, Any]]]]) ->
 
 
 def install() -> None:
-    """Check the core's internals and wrap LightRAG's query check and vector chunk search, once per process.
-
-    Thread-safe. Both wrappers are LightRAG's own functions outside a ``retrieving`` block.
-    """
+    """Check the core's internals and wrap LightRAG's query check and chunk search, once per process; thread-safe."""
     global _installed
     with _install_lock:
         if _installed:
@@ -332,13 +306,8 @@ def install() -> None:
 class AnswerHooks:
     """Mixin of ``ResolvingLightRAG``: LightRAG's ``_build_global_config``, with the answer LLM gated.
 
-    ``_build_global_config`` hands ``kg_query`` and ``naive_query`` their answer
-    LLM (``role_llm_funcs["query"]``); inside a speculative branch (contract §7)
-    that function waits for the reference check, so no answer is written from
-    a context the check is about to replace, and on a resolved turn it is
-    asked with the visitor's words instead of the retrieved text
-    (``_lightrag.answer_prompt``, contract §5.11): both as the query's ``RetrievalScope``
-    says, read once per query here. Elsewhere it is LightRAG's own.
+    As the query's ``RetrievalScope`` says, the answer LLM (``role_llm_funcs["query"]``) waits for the reference check
+    in a speculative branch (§7) and is asked with the visitor's words on a resolved turn (§5.11).
     """
 
     def _build_global_config(self) -> dict[str, Any]:

@@ -1,16 +1,9 @@
 """contract §7: in ``naive`` mode, retrieve on the visitor's words while the reference check decides.
 
-Two branches run at once: the speculative retrieval, and the check. On KEEP,
-AMBIGUOUS or any failure the speculative result is used as is; on RESOLVE it
-is cancelled and retrieval runs again on the enriched text. An answer written
-from the unresolved context would be wasted on RESOLVE, so the speculative
-branch is handed a gate that opens only when the check kept the message, and
-its answer call waits behind it (``hold_answer``, reached through the
-retrieval's ``RetrievalScope`` in ``_lightrag.seam``). Nothing started here
-outlives the call that started it.
-
-(Graph modes run the check first: its one call also gives the keywords
-LightRAG would extract before any search, ``_lightrag.retrieval``.)
+On KEEP, AMBIGUOUS or any failure the speculative result is used as is; on RESOLVE it is cancelled and retrieval runs
+again on the enriched text. So that no answer is wasted on RESOLVE, the speculative answer call waits behind a gate that
+opens only when the check kept the message (``hold_answer``, via the ``RetrievalScope``). Nothing started here outlives
+the call that started it. Graph modes run the check first (``_lightrag.retrieval``).
 """
 
 from __future__ import annotations
@@ -32,11 +25,7 @@ T = TypeVar("T")
 def hold_answer(
     answer_llm: Callable[..., Awaitable[Any]] | None, gate: asyncio.Event | None
 ) -> Callable[..., Awaitable[Any]] | None:
-    """``answer_llm``, made to wait until ``gate`` opens (a speculative branch's answer waits for the check).
-
-    Without a gate the function is returned as it is, so every other query
-    pays nothing.
-    """
+    """``answer_llm``, waiting until ``gate`` opens; without a gate returned as is, so other queries pay nothing."""
     if gate is None or answer_llm is None:
         return answer_llm
 
@@ -66,12 +55,9 @@ async def search_beside_check(
 ) -> tuple[Resolution, T]:
     """Run ``check`` beside ``speculative(gate)``; retrieve again only when the check resolved.
 
-    ``gate`` opens once the check kept the message: the speculative branch's
-    answer, if it writes one, waits for it (``hold_answer``). On a changed
-    resolution the speculative branch is cancelled and
-    ``resolved(resolution)`` retrieves. ``on_error`` is the resolution used
-    if the check itself raises. ``on_decision`` hears the resolution once it
-    is known, before the retrieval that follows (which may still fail).
+    ``gate`` opens once the check kept the message; on a changed resolution the branch is cancelled and
+    ``resolved(resolution)`` retrieves. ``on_error`` is the resolution if the check raises; ``on_decision`` hears it
+    once known, before the retrieval that follows (which may still fail).
     """
     gate = asyncio.Event()
     traced = start_retrieval_span("speculative")

@@ -26,8 +26,8 @@ __all__ = [
 logger = logging.getLogger("lightrag_resolve")
 
 ModelRole = Literal["keywords", "text", "reference"]
-"""Which resolver question a model call asks: the short reply's keywords or text, or the reference check (whose
-one answer also restates a follow-up it could not name, and gives LightRAG's keywords in graph modes)."""
+"""Which resolver question a model call asks: a short reply's keywords or text, or the reference check (whose answer
+also restates a follow-up it could not name)."""
 
 # Hook: the LLM function, called with LightRAG's signature, has no argument that says which role asks (asking_role).
 _asking: ContextVar[ModelRole | None] = ContextVar("lightrag_resolve_model_role", default=None)
@@ -36,9 +36,7 @@ _asking: ContextVar[ModelRole | None] = ContextVar("lightrag_resolve_model_role"
 def asking_role() -> ModelRole | None:
     """The resolver role whose model call is running in this context; ``None`` for a call LightRAG makes itself.
 
-    An LLM function can read it to meter or route this library's calls by
-    what they ask, without reading the prompt text (the test suite's scripted
-    model does).
+    An LLM function can read it to meter or route this library's calls without reading the prompt (the tests do).
     """
     return _asking.get()
 
@@ -60,22 +58,12 @@ async def ask_model(
     timeout: float,
     **kwargs: Any,
 ) -> ModelReply:
-    """Call ``llm`` once for ``role``, no retry, bounded by ``timeout`` seconds.
+    """Call ``llm`` once for ``role`` (``asking_role`` in the call's task), no retry, bounded by ``timeout`` seconds.
 
-    ``role`` is visible to the LLM function through ``asking_role`` while the
-    call runs (its task's context only).
-
-    Every failure of the model becomes a ``ModelReply`` with a reason, so a
-    resolver never raises into the caller's query: an exception, a result
-    that is not text or whose ``str()`` raises, and a ``CancelledError`` the
-    model raised itself (a client library cancelling its own inner task) are
-    failures. Only the caller's cancellation propagates, cancelling the call
-    with it (``call_bounded`` tells the two apart, as for the graph lookup).
-
-    An answer that comes after the timeout is never used. The call runs in its
-    own task; at the timeout it is cancelled and awaited, so nothing outlives
-    the query, and a model that ignores the cancellation and answers late
-    only delays the turn: its answer is dropped and ``timeout`` recorded.
+    Every model failure becomes a ``ModelReply`` with a reason, so a resolver never raises into the caller's query: an
+    exception, a result that is not text or whose ``str()`` raises, a ``CancelledError`` the model raised itself. Only
+    the caller's cancellation propagates (``call_bounded`` tells them apart). At the timeout the call's task is
+    cancelled and awaited, so nothing outlives the query; a late answer is dropped and ``timeout`` recorded.
     """
     started = time.perf_counter()
 
@@ -116,10 +104,8 @@ def supports_json_schema(llm: Any) -> bool:
 def output_limits(llm: Any, prompt: Prompt, request: dict[str, Any]) -> dict[str, Any]:
     """The prompt's ``max_tokens``, ``stop`` and ``compact_json`` for an LLM function marked ``supports_output_limits``.
 
-    Hosted APIs differ on both (some reasoning models refuse ``stop``), so an
-    unmarked function gets none. ``stop`` goes only with a free-text
-    ``request``: a JSON answer may break its lines; ``compact_json`` only with
-    a schema.
+    Hosted APIs differ on them (some reasoning models refuse ``stop``), so an unmarked function gets none. ``stop``
+    goes only with a free-text ``request`` (a JSON answer may break its lines), ``compact_json`` only with a schema.
     """
     if not _marked(llm, "supports_output_limits"):
         return {}
@@ -135,10 +121,7 @@ def output_limits(llm: Any, prompt: Prompt, request: dict[str, Any]) -> dict[str
 
 
 def _marked(llm: Any, marker: str) -> bool:
-    """Whether ``marker`` is ``True`` on the function, or through ``functools.partial`` and ``__wrapped__`` layers.
-
-    LightRAG hands its role functions on wrapped.
-    """
+    """Whether ``marker`` is ``True`` on the function or a ``partial``/``__wrapped__`` layer (LightRAG wraps them)."""
     seen = 0
     while llm is not None and seen < 8:
         if getattr(llm, marker, False) is True:
@@ -151,9 +134,8 @@ def _marked(llm: Any, marker: str) -> bool:
 def response_format(llm: Any, schema: dict[str, Any], *, wanted: str, json_fallback: bool) -> dict[str, Any]:
     """The ``response_format`` to send: the schema where the backend decodes under one, else JSON mode or nothing.
 
-    ``wanted`` is ``ResolverConfig.structured_output``: ``off`` sends nothing,
-    ``json_schema`` always the schema, ``auto`` the schema to LLM functions
-    marked ``supports_json_schema`` and JSON mode (``json_fallback``) to the rest.
+    ``wanted`` is ``ResolverConfig.structured_output``: ``off`` sends nothing, ``json_schema`` always the schema,
+    ``auto`` the schema to LLM functions marked ``supports_json_schema`` and JSON mode (``json_fallback``) to the rest.
     """
     if wanted == "off":
         return {}

@@ -1,8 +1,7 @@
 """Reading a model's raw answer into a structure, before any invariant is enforced.
 
-Parsers are tolerant about form (code fences, labels, bold markers, a JSON
-object inside prose) and strict about meaning: an answer they cannot read is
-``None``, which the resolver records as ``unparsable``.
+Parsers are tolerant about form (code fences, labels, bold markers, a JSON object inside prose) and strict about
+meaning: an answer they cannot read is ``None``, which the resolver records as ``unparsable``.
 """
 
 from __future__ import annotations
@@ -33,10 +32,9 @@ _REFERENCE = re.compile(
 
 @dataclass(frozen=True, kw_only=True)
 class KeywordAnswer:
-    """The two keyword lists, and the resolved search text, as the model gave them (any type; cleaned later).
+    """The two keyword lists and the resolved search text, as the model gave them (any type; cleaned later).
 
-    ``query_raw`` is ``None`` when the answer has no search text: the text side
-    of retrieval is then steered by the grounded low-level keywords.
+    ``query_raw`` is ``None`` when the answer has none: the grounded low-level keywords then steer the text side.
     """
 
     ll_raw: Any
@@ -48,13 +46,9 @@ class KeywordAnswer:
 class ReferenceAnswer:
     """The reference check's answer: a decision and, for RESOLVE, a name (contract §5.3).
 
-    A JSON answer keeps its ``name`` with any decision: a KEEP that names a
-    candidate said what its decision did not (``_decide.outcome``).
-
-    From the JSON answer also, as the model gave it (cleaned later): the
-    message restated as a search query (``restatement_raw``, §5.9). A
-    one-line answer has none; keywords a model writes unasked are ignored (the
-    code builds LightRAG's, §7).
+    A JSON answer keeps its ``name`` with any decision (a KEEP naming a candidate said what its decision did not:
+    ``_decide.outcome``) and its restatement as given (``restatement_raw``, §5.9); a one-line answer has none.
+    Keywords a model writes unasked are ignored (the code builds LightRAG's, §7).
     """
 
     decision: Literal["resolve", "keep", "ambiguous"]
@@ -78,11 +72,7 @@ def _first(obj: dict[str, Any], keys: tuple[str, ...]) -> Any:
 
 
 def parse_keyword_answer(output: str) -> KeywordAnswer | None:
-    """Both keyword lists from a JSON answer; empty lists for ``NONE``; ``None`` if unreadable.
-
-    Accepts the compact answer's ``terms``/``themes``, LightRAG's own key names
-    (``low_level_keywords``, ``high_level_keywords``) and ``ll_keywords``/``hl_keywords``.
-    """
+    """Both keyword lists from a JSON answer under any known key; empty lists for ``NONE``; ``None`` if unreadable."""
     if is_none_answer(output):
         return KeywordAnswer(ll_raw=[], hl_raw=[])
     obj = _json_object(output)
@@ -96,9 +86,8 @@ def parse_keyword_answer(output: str) -> KeywordAnswer | None:
 def parse_reference_answer(output: str) -> ReferenceAnswer | None:
     """The check's JSON answer, or ``RESOLVE: <name>``, ``KEEP`` or ``AMBIGUOUS`` from the first non-empty line.
 
-    Markdown emphasis, code fences and quotes around the answer are ignored; a
-    RESOLVE without a name, a JSON answer without a decision, or any other
-    first line, is unreadable (``None``).
+    Markdown emphasis, code fences and quotes around the answer are ignored; a RESOLVE without a name, a JSON answer
+    without a decision, or any other first line is unreadable (``None``).
     """
     obj = _json_object(output) if _FENCE.sub("", output.lstrip()).lstrip().startswith("{") else None
     extra: dict[str, Any] = {}

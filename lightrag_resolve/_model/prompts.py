@@ -1,9 +1,8 @@
 """The three resolver prompts (contract §5), short and bilingual by construction.
 
-Instructions go in the system prompt and the conversation in the user prompt,
-so the instruction part stays identical across turns (provider prompt caches
-reuse it). The prompts ask the model to answer in the conversation's
-language; they are written in English, which small models follow best.
+Instructions go in the system prompt and the conversation in the user prompt, so the instruction part stays identical
+across turns (provider prompt caches reuse it). Written in English, which small models follow best, the prompts ask for
+answers in the conversation's language.
 """
 
 from __future__ import annotations
@@ -33,11 +32,8 @@ __all__ = [
 class Prompt:
     """A system prompt and a user prompt for one model call, with the bounds of the answer asked for.
 
-    ``max_tokens``, ``stop`` and ``compact_json`` are sent only to LLM
-    functions marked ``supports_output_limits`` (the local model), ``stop``
-    only to a call that asks for free text (a JSON answer may break its
-    lines), ``compact_json`` (JSON without blanks between tokens) only to a
-    call under a schema.
+    ``max_tokens``, ``stop`` and ``compact_json`` go only to LLM functions marked ``supports_output_limits`` (the local
+    model); ``stop`` only with free text (a JSON answer may break its lines), ``compact_json`` only under a schema.
     """
 
     system: str
@@ -49,11 +45,11 @@ class Prompt:
 
 ANSWER_MAX_LL = 2
 ANSWER_MAX_HL = 2
-"""The answer schema's list caps (within the configured ones): LightRAG's extraction, which the answer replaces, wrote
-at most 2 of each on 90% and 81% of its 168 answers recorded on the sample and multilingual evaluation sets."""
+"""The answer schema's list caps (within the configured ones): LightRAG's extraction, which the answer replaces, mostly
+wrote no more on the sample and multilingual evaluation sets (measured: contract §5.4)."""
 
 KEYWORD_MAX_TOKENS = 64
-"""The keyword answer's budget: the 8-word ``query`` and 2 + 2 keywords under their schema fit in about 40 tokens."""
+"""The keyword answer's budget: the 8-word ``query`` and 2 + 2 keywords under their schema fit with room to spare."""
 
 REFERENCE_MAX_TOKENS = 64
 """The reference answer's budget: the decision, a name of at most 6 words and an 8-word query as the schema's JSON."""
@@ -77,9 +73,8 @@ def _for_company(turn: Turn) -> str:
 def _conversation(turn: Turn, label: str, *, pick: str | None = None, offer: str | None = None) -> str:
     """The user prompt: the window, the numbered candidate names, the message, and what the code read of it.
 
-    Names said before the window say where (``Candidates.numbered``). The
-    option the reply picks and the offer it accepts are evidence the code
-    found; the model still decides what the reply means.
+    Names said before the window say where (``Candidates.numbered``). The pick and the accepted offer are evidence the
+    code found; the model still decides what the reply means.
     """
     parts = [f"Conversation:\n{turn.history_text}"]
     if turn.candidates.names:
@@ -122,8 +117,8 @@ def _words(limit: int, *, max_chars: int) -> dict[str, Any]:
 
 
 def keyword_schema(*, max_ll: int, max_hl: int) -> dict[str, Any]:
-    """The keyword answer's JSON schema: keys of one token, capped lists (issue 42: on a CPU, time is what is written)."""
-    # LightRAG's extraction wrote keywords of at most 31 characters (median 7) on the answers ANSWER_MAX_LL counts.
+    """The keyword answer's JSON schema: one-token keys, capped lists (issue 42: on a CPU, time is what is written)."""
+    # 40 characters: above the longest keyword LightRAG's extraction wrote on the answers ANSWER_MAX_LL counts.
     properties = {
         "query": {"type": "string", "maxLength": RESTATEMENT_MAX_CHARS},
         "terms": _words(min(max_ll, ANSWER_MAX_LL), max_chars=40),
@@ -152,17 +147,9 @@ def text_prompt(turn: Turn, *, max_words: int, pick: str | None = None, offer: s
 def reference_prompt(turn: Turn, *, max_words: int) -> Prompt:
     """The one call a longer follow-up costs (contract §5.3, §5.9, §7): the check, and the message restated.
 
-    The decision is asked as it was when it was the call's only question (the
-    same instructions and examples, measured on both datasets); the
-    restatement is asked after it, in words only (asking for more before the
-    decision made the model keep messages it used to resolve,
-    docs/findings.md). The JSON answer holds the decision, the name (RESOLVE)
-    and the message restated as a search query (``query``: the restatement of
-    §5.9 when the check names nothing or its name is refused, the standalone
-    question of §5.10). It asks for no keywords in any mode: in graph modes the
-    code builds LightRAG's from what the check decided (issue 42: each
-    keyword the model writes costs a CPU about 170 ms, and the extraction it
-    replaces wrote fewer).
+    The decision keeps the instructions and examples measured when it was the only question; the restatement (``query``,
+    §5.9, §5.10) follows in words only, as asking more first moved decisions (docs/findings.md). No keywords are asked:
+    the code builds LightRAG's (issue 42: each written keyword costs CPU time).
     """
     system = (
         f"You check whether a chat message{_for_company(turn)} points at something named "
@@ -183,16 +170,11 @@ def reference_prompt(turn: Turn, *, max_words: int) -> Prompt:
 
 
 def reference_schema(turn: Turn, *, restate_resolved: bool = False) -> dict[str, Any]:
-    """The JSON schema of the reference answer: a shape a decision, so the answer ends when nothing more is read.
+    """The JSON schema of the reference answer: a shape per decision, so the answer ends when nothing more is read.
 
-    A RESOLVE naming a candidate the message does not say ends at its name,
-    which leads the search; the restatement is read when a name is refused
-    (one the message says, a free name: their RESOLVE keeps ``query``), and
-    by the open-domain profile (``restate_resolved``). KEEP and AMBIGUOUS
-    give name and restatement (contract §5.3, §5.9). The shapes begin with
-    the prompt's keys in its order and together allow the same names, so the
-    decision and the name are written as under one shape: the 1.5B model's
-    decisions moved when what came before them changed (issue 42).
+    A RESOLVE naming a candidate the message does not say ends at its name, which leads the search; a refused name (one
+    the message says, a free name), ``restate_resolved``, KEEP and AMBIGUOUS keep ``query`` (contract §5.3, §5.9). The
+    shapes share the prompt's keys, order and names: the model's decisions moved with what preceded them (issue 42).
     """
     names = turn.candidates.names
     query = {"type": "string", "maxLength": RESTATEMENT_MAX_CHARS}
@@ -208,8 +190,7 @@ def reference_schema(turn: Turn, *, restate_resolved: bool = False) -> dict[str,
 
 
 def _name(names: tuple[str, ...]) -> dict[str, Any]:
-    """The ``name`` field: a candidate (or "") when the code found some; else any short name, which the code
-    accepts only when the conversation said it verbatim (its heuristics miss names, e.g. a Chinese one)."""
+    """The ``name`` field: a candidate (or ""), else any short name, kept if said verbatim (heuristics miss some)."""
     return {"type": "string", "enum": [*names, ""]} if names else {"type": "string", "maxLength": 60}
 
 

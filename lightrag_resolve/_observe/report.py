@@ -1,8 +1,4 @@
-"""Telling the application what was decided: the query's span, the library logger and the caller's hook.
-
-``reporting`` is what every entry point wraps a turn in: the span, the log
-line and the ``on_resolution`` hook see every decision the same way.
-"""
+"""What was decided, told alike to the query's span, the library logger and the caller's hook (``reporting``)."""
 
 from __future__ import annotations
 
@@ -41,10 +37,8 @@ def reporting(config: ResolverConfig, turn: Turn) -> Iterator[tuple[QuerySpan, R
 def report(resolution: Resolution, config: ResolverConfig) -> None:
     """Log the outcome and hand it to ``config.on_resolution``; never raises.
 
-    One INFO line per turn whose retrieval text changed (a short reply that
-    kept only the question it answers says ``carried=<reason>`` there) and
-    one DEBUG line per turn left as it was (with its fallback reason). The
-    visitor's words and the model's output are logged only at DEBUG.
+    One INFO line per changed turn (``carried=<reason>`` for a short reply that kept only the question it answers), one
+    DEBUG line with its fallback reason per unchanged turn; the visitor's words and model output only at DEBUG.
     """
     if resolution.changed:
         logger.info(

@@ -7,26 +7,15 @@ Span tree of one query::
     ├── lightrag_resolve.retrieval  branch=speculative   reference path only (contract §7)
     └── lightrag_resolve.retrieval  branch=resolved      only when the check resolved
 
-Without an SDK every call here is a no-op. The tracer is looked up at call
-time, from ``ResolverConfig.tracer_provider`` or else the global provider, so
-an application (or a test) can install a provider whenever it likes. Tracing
-is an observer: every call into OpenTelemetry is guarded, and a tracer,
-processor or exporter that raises is logged at DEBUG and never reaches the
-query.
+Without an SDK every call is a no-op. The tracer is looked up at call time (``ResolverConfig.tracer_provider``, else the
+global provider), so a provider may be installed any time. Every call into OpenTelemetry is guarded: one that raises is
+logged at DEBUG and never reaches the query. Content (the visitor's text, model output, keywords, enriched query) goes
+on spans only when ``ResolverConfig.captures_content`` is true; the reference check's accepted entity always does
+(contract §9), as a name the knowledge base's own conversation established, filtered on to see why a follow-up resolved.
 
-Content (the visitor's text, the model's output, the keywords, the enriched
-query) goes on spans only when ``ResolverConfig.captures_content`` is true.
-The reference check's accepted entity is always recorded, as contract §9 asks:
-it is a name the knowledge base's own conversation established, and it is
-what an engineer filters on to see why a follow-up was resolved.
-
-Token usage is recorded when the LLM function's result reports it: the
-result is a ``str`` (so LightRAG and the resolver read it as text) carrying a
-``usage`` attribute, an object or a mapping, with ``input_tokens`` and
-``output_tokens`` (or OpenAI's ``prompt_tokens`` and ``completion_tokens``).
-``lightrag_resolve.openai_compat.CompletionText`` is such a result. The
-provider is read from the LLM function's ``provider_name`` attribute, as the
-model is read from its ``model_name``.
+The provider is the LLM function's ``provider_name``, as the model its ``model_name``; token usage comes from a
+``usage`` object or mapping on its ``str`` result (text to LightRAG): ``input_tokens``/``output_tokens`` or OpenAI's
+``prompt_tokens``/``completion_tokens``, as ``openai_compat.CompletionText`` does.
 """
 
 from __future__ import annotations
@@ -106,11 +95,7 @@ def _scope_for(config: ResolverConfig) -> _Scope:
 
 
 class TracedSpan:
-    """An OpenTelemetry span whose every method swallows its own errors.
-
-    ``None`` values are not recorded (an absent attribute means "not
-    applicable"), and ``end`` runs at most once.
-    """
+    """An OpenTelemetry span whose methods swallow errors; ``None`` (not applicable) is not set; ``end`` runs once."""
 
     def __init__(self, span: trace.Span | None, *, capture: bool) -> None:
         self._span = span
@@ -244,7 +229,7 @@ class ResolverSpan:
         self._span = span
 
     def record(self, resolution: Resolution) -> None:
-        """The outcome; a reference check also gets its decision, rejected reason, entity, restated and question flags."""
+        """The outcome, and for a reference check its decision, rejected reason, entity and restated/question flags."""
         span = self._span
         try:
             _record_outcome(span, resolution)
@@ -264,8 +249,7 @@ class ResolverSpan:
 def resolver_span(config: ResolverConfig, path: str, turn: Turn, llm: Any, model: str | None) -> Iterator[ResolverSpan]:
     """Open ``lightrag_resolve.<path>`` for one resolver run; its model call reports usage to it.
 
-    Inside a query the query's tracer is used; a resolver run on its own (no
-    parent) gets a tracer from ``config``.
+    Inside a query it uses the query's tracer; a resolver run on its own gets one from ``config``.
     """
     scope = _traced.get().scope or _scope_for(config)
     with _scoped(scope, _NS + path, model=True) as span:
@@ -312,11 +296,9 @@ def record_model_result(result: Any) -> None:
 
 
 def start_retrieval_span(branch: str) -> TracedSpan:
-    """Start (not activate) a ``lightrag_resolve.retrieval`` span under the current query.
+    """Start (not activate) a ``lightrag_resolve.retrieval`` span under the current query; a no-op outside a traced one.
 
-    The caller activates it where the retrieval runs, sets
-    ``outcome`` (``used``, ``cancelled`` or ``failed``) and ends it. Outside
-    a traced query it is a no-op.
+    The caller activates it where the retrieval runs, sets ``outcome`` (``used``, ``cancelled``, ``failed``), ends it.
     """
     span = _start(_traced.get().scope, SPAN_RETRIEVAL)
     span.set("branch", branch)

@@ -1,17 +1,8 @@
 """Names the conversation established, collected in code before any model call.
 
-A small model asked "what does this reply mean?" proposes names of its own;
-the checks then reject them, or worse, accept a near miss. So the resolver
-first collects, deterministically, the names the history window holds:
-option lists ("A1, B1 or C1", "Kadoro or Magazio"), quoted terms, runs of
-capitalised words ("Parcours Cerclia", "API Connect") and, where the
-instance has a graph, entity names that occur there verbatim. The model is
-shown them as a numbered list, and only a name grounded in them, the reply or
-the history is accepted (``_enforce.names``).
-
-Everything here is pure and bounded by the size of the window, never by the
-size of the knowledge graph: the graph is asked only about the window's own
-n-grams (``name_ngrams``).
+A small model proposes names of its own, so the window's option lists, quoted terms, capitalised runs and graph names
+found verbatim are collected first and shown to it numbered; only a name grounded in them, the reply or the history is
+accepted (``_enforce.names``). All is pure and bounded by the window's size, never the graph's (``name_ngrams``).
 """
 
 from __future__ import annotations
@@ -51,24 +42,21 @@ MAX_NGRAMS = 1000
 """At most this many window n-grams are looked up in the graph (one batch call)."""
 
 _LETTER = rf"(?:(?![{HAN_CHARS}])[^\W_])"
-# A token is a run of Han characters, or a word of another script: "提供Kadoro和" holds three tokens (evidence: the
-# languages issue's forms; words of other scripts from the first candidate collector, beside the bundled sample).
+# A token is a Han run or a word of another script: "提供Kadoro和" holds three (evidence: the languages issue's forms;
+# other scripts from the first candidate collector, beside the bundled sample).
 _TOKEN = re.compile(rf"[{HAN_CHARS}]+|{_LETTER}(?:(?![{HAN_CHARS}])[\w'’\-.])*{_LETTER}|{_LETTER}", re.UNICODE)
-# Capitalised function words of every shipped language: never the start or end of a name.
 _STOP = frozenset(word for record in LANGUAGES for word in record.name_stop_words)
-"""Every shipped language's: what a text in no language the analysis places is trimmed by."""
+"""Every shipped language's capitalised function words (never a name's ends), for a text in no detected language."""
 
 
 def _stop_words(text: str) -> frozenset[str]:
-    """The capitalised function words of ``text``'s own language ("Los Angeles" keeps "Los" in English).
-    Evidence: the MTRAG cut's "Los Angeles" (an evaluation set)."""
+    """The capitalised function words of ``text``'s own language ("Los Angeles" keeps "Los"; from the MTRAG cut)."""
     record = detect(text)
     return record.name_stop_words if record is not None and record.name_stop_words else _STOP
 
 
 _UNRECORDED_CONNECTORS = frozenset({"da", "van", "&"})
-"""Name particles of languages with no record ("da" in Italian and Portuguese, "van" in Dutch) and "&": in the first
-candidate collector, written beside the bundled sample (an evaluation set) with no data recorded for them."""
+"""Name particles of languages with no record ("da", "van") and "&" (first candidate collector, bundled sample)."""
 _CONNECTORS = frozenset(word for record in LANGUAGES for word in record.name_connectors) | _UNRECORDED_CONNECTORS
 """What joins the capitalised words of one name ("Bank of America"): every record's ``name_connectors``."""
 # What joins the items of an option list, in every shipped language ("A1, B1 or C1", "A1 oder B1", "医疗、建筑").
@@ -77,10 +65,10 @@ _QUOTED = re.compile(
     r"“([^”\n]{2,60})”|«\s*([^»\n]{2,60}?)\s*»|\"([^\"\n]{2,60})\"|‘([^’\n]{2,60})’|„([^“\n]{2,60})“"
     r"|「([^」\n]{1,60})」|《([^》\n]{1,60})》|『([^』\n]{1,60})』"
 )
-"""A quoted term in each script's quotation marks. Evidence: « » “ ” from the first candidate collector, written beside the bundled sample (an evaluation set); „“ 「」 《》 from the
-languages issue's forms (no evaluation item)."""
+"""A quoted term in each script's marks: « » “ ” from the first candidate collector (bundled sample), „“ 「」 《》 from the
+languages issue's forms."""
 _SENTENCE_END = re.compile(r"[.!?;:\n«»\"“”()\[\]¿¡]\s*$")
-"""What ends a sentence or a quotation before a word, in English, French and Spanish. Evidence: the first candidate collector, written beside the bundled sample (an evaluation set)."""
+"""What ends a sentence or quotation before a word (English, French, Spanish; the first collector, bundled sample)."""
 
 
 _HAN_GAPS = re.compile(
@@ -104,8 +92,7 @@ class _Run:
 
 
 def _name_like(token: str) -> bool:
-    """Capitalised, all capitals, or letters mixed with digits ("A1", "Tableau360").
-    Evidence: the bundled sample's names ("A1", "Pulse POS"), an evaluation set."""
+    """Capitalised, all capitals, or letters mixed with digits ("A1", "Tableau360"); from the bundled sample's names."""
     first = token[0]
     has_digit = any(char.isdigit() for char in token)
     has_alpha = any(char.isalpha() for char in token)
@@ -121,20 +108,18 @@ _CLITIC = re.compile(r"['’]")
 
 
 def _is_filler(token: str, stop: frozenset[str] = _STOP) -> bool:
-    """A function word or a connector, or a function word with a clitic ("I'm", "It's"): no name starts or ends
-    with one. Evidence: the first candidate collector, written beside the bundled sample (an evaluation set); the
-    clitic from the doc2dial cut (an evaluation set), where "I'm" was a dialogue's sole candidate."""
+    """A function word or connector, alone or with a clitic ("I'm"): no name starts or ends with one.
+
+    Evidence: the first candidate collector (bundled sample); the clitic from the doc2dial cut ("I'm" as a candidate).
+    """
     word = token.casefold().strip("'’")
     return word in stop or word in _CONNECTORS or _CLITIC.split(word, maxsplit=1)[0] in stop
 
 
 def _runs(text: str, *, split_at_stop_words: bool = False) -> list[_Run]:
-    """Maximal runs of name-like tokens, joined across "de", "of"… when a name follows.
+    """Maximal runs of name-like tokens, joined across "de", "of"… when a name follows (bundled sample's names).
 
-    ``split_at_stop_words``: a function word inside a run ends it, where every
-    noun is capitalised and "Suchen Sie A1" is no name but "A1" is.
-    Evidence: the bundled sample's names ("Parcours Cerclia", "l'Orbit CRM"), an evaluation set; German from the
-    languages issue's forms.
+    ``split_at_stop_words``: a function word ends a run where every noun is capitalised (German, languages issue).
     """
     text = split_elisions(text)  # "l'Orbit CRM": the name is "Orbit CRM"
     matches = list(_TOKEN.finditer(text))
@@ -173,8 +158,7 @@ def _runs(text: str, *, split_at_stop_words: bool = False) -> list[_Run]:
 
 
 def _plain_word(run: _Run, text: str, texts: Sequence[str]) -> bool:
-    """A single capitalised word that only ever starts a sentence ("Depending", "Tell"): not a name.
-    Evidence: the bundled sample and the MTRAG cut, both evaluation sets."""
+    """A single capitalised word that only ever starts a sentence ("Depending"): no name (bundled sample, MTRAG cut)."""
     word = run.text
     if " " in word or word.isupper() or any(char.isdigit() for char in word):
         return False
@@ -185,8 +169,7 @@ def _plain_word(run: _Run, text: str, texts: Sequence[str]) -> bool:
 
 
 def _han_option_lists(text: str) -> list[tuple[str, ...]]:
-    """The option lists of Chinese text: short items joined by "、", "和", "还是"… within one clause.
-    Evidence: the languages issue's forms; no evaluation item was read."""
+    """The option lists of Chinese text: short items joined by "、", "和", "还是"… in a clause (languages issue's forms)."""
     lists: list[tuple[str, ...]] = []
     for clause in _HAN_CLAUSE.split(text):
         items = [item.strip(" ，,") for item in _HAN_GAPS.split(clause)]
@@ -196,8 +179,7 @@ def _han_option_lists(text: str) -> list[tuple[str, ...]]:
 
 
 def option_lists(text: str) -> list[tuple[str, ...]]:
-    """The option lists of one message, in order: runs joined by ",", "or", "et", "oder", "、"…
-    Evidence: the bundled sample's option lists (an evaluation set); other languages' joins from their records."""
+    """The option lists of one message, in order: runs joined by ",", "or", "oder", "、"… (from the bundled sample)."""
     if HAN_RUN.search(text) and not any(char.isupper() for char in text):
         return _han_option_lists(text)
     record = detect(text)
@@ -219,7 +201,7 @@ def option_lists(text: str) -> list[tuple[str, ...]]:
 
 
 def _quoted(text: str) -> list[str]:
-    """The quoted terms of ``text`` of at most six words. Evidence: the first candidate collector, written beside the bundled sample (an evaluation set)."""
+    """The quoted terms of ``text`` of at most six words (from the first candidate collector, bundled sample)."""
     found = []
     for match in _QUOTED.finditer(text):
         term = " ".join(next(group for group in match.groups() if group).split())
@@ -229,11 +211,10 @@ def _quoted(text: str) -> list[str]:
 
 
 def name_ngrams(texts: Iterable[str], *, max_words: int = 4, limit: int = MAX_NGRAMS) -> list[str]:
-    """Every 1- to ``max_words``-word span of ``texts``, as written, first seen first, at most ``limit``.
+    """Every 1- to ``max_words``-word span of ``texts``, first seen first, at most ``limit``: one bounded graph lookup.
 
-    These are what a graph is asked about: their number depends on the window,
-    not on the graph, so the lookup stays one bounded batch call. Evidence: the
-    first candidate collector; Han pieces of 2 to 6 characters from the languages issue's forms.
+    Their number depends on the window, not the graph. Evidence: the first candidate collector; Han pieces of 2 to 6
+    characters from the languages issue's forms.
     """
     seen: set[str] = set()
     spans: list[str] = []
@@ -275,12 +256,10 @@ def collect_candidates(
     company_name: str | None = None,
     limit: int = MAX_CANDIDATES,
 ) -> Candidates:
-    """The candidate names of a conversation (``(role, text)`` pairs, oldest first), with where each was said.
+    """The candidate names of ``(role, text)`` pairs, oldest first, with where each was said (never the company's).
 
-    Order: the latest message first; within a message, graph-known names and
-    option-list items before other capitalised runs and quoted terms, each in
-    order of appearance. The company's own name is never a candidate.
-    Evidence: the first candidate collector, written beside the bundled sample (an evaluation set).
+    Latest message first; within one, graph-known names and option items before capitalised runs and quoted terms, each
+    in order of appearance. Evidence: the first candidate collector (bundled sample).
     """
     known = {name.casefold(): name for name in known_names}
     texts = [text for _, text in messages]
@@ -322,12 +301,11 @@ def collect_candidates(
 
 
 def _answered_options(text: str) -> tuple[str, ...]:
-    """The options ordinals count in: the last list of the question a reply answers (``answered_sentence``),
-    none when the question was clipped (its list may go on past the clip); else, when that question only
-    points at them ("Kadoro, Magazio or Cerclia. Which one interests you?",
-    "Welches interessiert Sie?"), the last list of the sentence right before it (a list further back may be
-    what a sentence in between said about one of them). Evidence: the bundled sample's questions (an evaluation
-    set: a list further back misled a French plan question) and the languages issue's forms."""
+    """The options ordinals count in: the last list of the question a reply answers, none if that question was clipped.
+
+    When the question only points at them ("Which one?"), the last list of the sentence before it. Evidence: the bundled
+    sample's questions (a list further back misled a French plan question) and the languages issue's forms.
+    """
     answered = answered_sentence(text)
     if text.endswith(CLIP_MARKER) and split_sentences(text)[-1] == answered:
         return ()  # clipped inside the question: its list may go on, and "the last one" would count short
@@ -343,6 +321,5 @@ def _answered_options(text: str) -> tuple[str, ...]:
 
 
 def _common_noun(name: str) -> bool:
-    """One capitalised word and nothing else of a name's shape: in German, a noun ("Produkte", "Schulung").
-    Evidence: German grammar and the languages issue's forms; no evaluation item was read."""
+    """One capitalised word with nothing else of a name's shape: in German, a noun ("Produkte"; from German grammar)."""
     return " " not in name and not name.isupper() and not any(char.isdigit() or char.isupper() for char in name[1:])

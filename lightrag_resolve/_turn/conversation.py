@@ -16,11 +16,7 @@ from .reply_context import accepted_offer, follows_question, reply_context
 __all__ = ["CONDENSE_WINDOW", "Message", "Turn", "recent_messages"]
 
 CONDENSE_WINDOW = 8
-"""How many recent messages the standalone question of contract §5.10 reads (at least the check's window).
-
-A standalone question must say what earlier turns set up, which the check's
-short window may no longer show; each message is clipped as in the window.
-"""
+"""Messages the standalone question (§5.10) reads, clipped as the window's: it must say what earlier turns set up."""
 
 _SPEAKERS = {"user": "Visitor", "assistant": "Assistant"}
 
@@ -39,12 +35,9 @@ class Message:
 
 
 def recent_messages(history: Any, limit: int) -> tuple[Message, ...]:
-    """The last ``limit`` usable messages of a LightRAG ``conversation_history``.
+    """The last ``limit`` usable messages of a LightRAG ``conversation_history``; a non-sequence holds none.
 
-    Entries that are not mappings with a string ``role`` and a non-blank string
-    ``content`` (system messages included) are skipped rather than raised on:
-    the history belongs to the answer writer too, and LightRAG decides what it
-    accepts there. A history that is not a list or tuple holds no message.
+    Other entries (system, non-mapping, blank) are skipped, never raised on: LightRAG decides what the history accepts.
     """
     if not isinstance(history, Sequence) or isinstance(history, (str, bytes)):
         return ()
@@ -77,16 +70,11 @@ class Turn:
     known_names: tuple[str, ...] = ()
     """Names the instance's knowledge graph knows that occur in the conversation (see ``_turn.candidates``)."""
     conversation: tuple[Message, ...] = ()
-    """The last ``CONDENSE_WINDOW`` messages (or the window, if it is longer), for the standalone question (§5.10).
-
-    Empty means the window itself: a turn built by hand reads no further back.
-    """
+    """The last ``CONDENSE_WINDOW`` messages (or the window, if longer), for §5.10; empty means the window itself."""
     graph_lookup_failed: bool = False
-    """The graph lookup of the window's names failed, ran past its bound, or asked about only part of the window
-    (more n-grams than ``MAX_NGRAMS``), so ``known_names`` may lack some.
+    """The graph lookup failed, timed out or covered only part of the window (over ``MAX_NGRAMS`` n-grams).
 
-    The candidates are then incomplete: a window that seems to hold one
-    candidate may hold more, and the reference check asks the model (§5.3).
+    ``known_names`` may then lack some: a seemingly lone candidate may not be, so the check asks the model (§5.3).
     """
 
     @classmethod
@@ -99,11 +87,7 @@ class Turn:
         config: ResolverConfig | None = None,
         tuning: ResolverTuning | None = None,
     ) -> Turn:
-        """A turn from LightRAG's ``conversation_history``, windowed as ``config`` and clipped as ``tuning`` says.
-
-        Unusable entries are skipped (see ``recent_messages``); the company
-        name comes from the config.
-        """
+        """A turn from LightRAG's ``conversation_history``, windowed as ``config`` and clipped as ``tuning`` says."""
         config = config if config is not None else ResolverConfig()
         tuning = tuning if tuning is not None else ResolverTuning()
         conversation = recent_messages(history, max(CONDENSE_WINDOW, config.history_messages))
@@ -124,13 +108,9 @@ class Turn:
 
     @cached_property
     def message_texts(self) -> tuple[str, ...]:
-        """What each history message said, exactly as the model sees it, without speaker labels.
+        """What each history message said as the model sees it: one clipped line (``prompt_part``), no speaker label.
 
-        Each message is one line without control or format characters, clipped
-        to ``message_words`` words and ``MAX_PROMPT_PART_CHARS`` characters
-        (``prompt_part``). The reference check accepts only names that occur
-        in one of these texts: the prompt's own labels ("Visitor:",
-        "Assistant:") are scaffolding, not something the conversation named.
+        The reference check accepts only names found here: the labels ("Visitor:") are scaffolding, not conversation.
         """
         return self._clipped(self.history)
 
@@ -159,13 +139,9 @@ class Turn:
 
     @cached_property
     def candidates(self) -> Candidates:
-        """The names this turn may be resolved to, collected in code from the whole conversation
-        (``conversation_texts``), newest first, each with where it was said.
+        """The names this turn may be resolved to, from all ``conversation_texts``, newest first, each with where said.
 
-        The model reads the short window (``history_text``); a name said
-        before it reaches the prompt through this list, so a message can
-        point at a product named three messages back (issue 40: four of ten
-        missed references on an unseen German, Spanish and Chinese set did).
+        The model reads only the short window; earlier names reach it through this list (issue 40's unseen set).
         """
         messages = self.conversation or self.history
         return collect_candidates(
@@ -186,8 +162,7 @@ class Turn:
 
     @cached_property
     def follows_question(self) -> bool:
-        """Whether this message answers the window's last message: the assistant asked, offered or requested
-        something there, or the message only agrees or declines (contract §5.6)."""
+        """Whether this message answers the window's last: it asks, offers or requests, or this one assents (§5.6)."""
         return follows_question(self._window, self.query)
 
     @cached_property

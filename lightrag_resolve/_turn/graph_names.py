@@ -1,14 +1,9 @@
 """The window's names that the instance's knowledge graph knows (contract §5.4).
 
-One batch lookup of the window's n-grams: its cost follows the window, not the
-graph. The n-grams are taken newest message first, so a long earlier message
-cannot crowd the latest one out of the ``MAX_NGRAMS`` asked about. A graph
-that fails, is slow, cancels itself or answers with something that is not a
-collection of names adds no names, and a window with more n-grams than the
-cap is only partly looked up: either way the turn says so
-(``graph_lookup_failed``), since its candidates may be incomplete. The
-storage's misbehaviour costs the candidates, never the query: only the
-caller's own cancellation propagates (``call_bounded``).
+One batch lookup of the window's n-grams (its cost follows the window, not the graph), newest message first so a long
+earlier message cannot crowd the latest out of ``MAX_NGRAMS``. A failing, slow or misbehaving graph adds no names and a
+window past the cap is only partly looked up; either way ``graph_lookup_failed`` says the candidates may be incomplete.
+Storage misbehaviour costs the candidates, never the query: only the caller's cancelling propagates (``call_bounded``).
 """
 
 from __future__ import annotations
@@ -58,9 +53,8 @@ async def with_graph_names(turn: Turn, graph: Any, *, timeout: float) -> Turn:
 def _known(spans: Sequence[str], found: object) -> tuple[str, ...] | None:
     """The spans ``found`` holds, in window order; ``None`` when ``found`` is no collection of names.
 
-    LightRAG's storages return a ``set[str]``; ``None``, a number, a string (whose
-    ``in`` would match any substring) or a collection whose ``in`` raises is a
-    storage misbehaving, and adds no names.
+    LightRAG's storages return a ``set[str]``; ``None``, a number, a string (whose ``in`` matches any substring) or a
+    collection whose ``in`` raises is a storage misbehaving.
     """
     if not isinstance(found, Collection) or isinstance(found, (str, bytes, bytearray)):
         return None

@@ -1,11 +1,8 @@
 """The option a short reply picks: the one candidate it names, or the option its ordinal or number points at.
 
-Read in every shipped language from its record (``_languages``): ordinals
-("the second one", "la deuxième", "第二个"), words before an option's number
-("option 2", "numéro 2"), words that rule an option out ("Not B1", "pas le
-premier") and words that end their clause ("not A1 but B1"). A reply in a
-language without a record picks only by naming a candidate or by a number
-after "#"; anything else is left to the model.
+Read from each shipped language's record: ordinals ("the second one", "第二个"), words before an option's number
+("option 2"), words that rule an option out ("Not B1") and words that end a clause ("not A1 but B1"). A reply in a
+language without a record picks only by naming a candidate or by "#2"; anything else is left to the model.
 """
 
 from __future__ import annotations
@@ -47,10 +44,8 @@ first candidate collector's picks, written beside the bundled sample (an evaluat
 def _negated(reply: str, start: int, end: int) -> bool:
     """Whether the clause of ``reply[start:end]`` rules it out ("Not B1", "pas le premier", "不是第一个").
 
-    A clause ends at a punctuation mark or a "but": "No, B1" and "not A1 but B1"
-    pick B1's clause, which holds no negation. Negations that accept ("why
-    not", "pourquoi pas") rule nothing out. Evidence: issue 31's cases, not
-    evaluation data.
+    "No, B1" and "not A1 but B1" pick B1, whose clause (``_CLAUSE_END``) holds no negation; accepting negations ("why
+    not", "pourquoi pas") rule nothing out. Evidence: issue 31's cases, not evaluation data.
     """
     text = _ACCEPTING_NEGATIONS.sub(lambda match: " " * len(match.group()), reply)
     left = max((match.end() for match in _CLAUSE_END.finditer(text, 0, start)), default=0)
@@ -68,13 +63,11 @@ def _mention(reply: str, name: str) -> tuple[int, int]:
 
 
 def picked_option(reply: str, candidates: Candidates) -> str | None:
-    """The name a short reply picks: the one candidate it names, else the option its ordinal points at.
+    """The name a short reply picks: the one candidate it names, else the option its number or ordinal points at.
 
-    "Yes, B1" names B1; "the second one" and "la deuxième" count in the order of
-    the options the assistant's last sentence offered. A reply naming several
-    candidates, an ordinal with no such list, or a pick its clause negates
-    ("Not B1", "pas le premier": ``negating``, every shipped language) picks none.
-    Evidence: the bundled sample's short replies (an evaluation set); negations from issue 31's cases.
+    Ordinals count in the order of the options the assistant's last sentence offered. A reply naming several candidates,
+    an ordinal with no such list, or a pick its clause negates ("Not B1") picks none. Evidence: the bundled sample's
+    short replies (an evaluation set); negations from issue 31's cases.
     """
     named = candidates.mentioned_in(reply)
     if len(named) == 1:

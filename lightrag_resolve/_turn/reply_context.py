@@ -1,28 +1,9 @@
 """What a short reply answers: the assistant's question, carried into the retrieval text (contract §5.6).
 
-"Santé", "Yes please" or "Oui, la deuxième" mean nothing to a search engine on
-their own; they mean something as the answer to the question the assistant
-just asked. When the window ends with an assistant message that invites a
-reply, the last words of that message are the reply's context. A message
-invites a reply when it asks something, or when its last sentence offers or
-requests ("I can send you the guide.", "Dites-moi votre secteur."); and a
-reply made only of assent or refusal ("Yes please", "D'accord", "No thanks")
-answers the assistant's last message whatever it said. Finding the context
-costs no model call, so it also stands when the model fails, times out or
-declines, and a reply that answers nothing (the visitor narrowing a topic, as
-in information-seeking dialogues) gets none.
-
-The visitor's own message before that question leads the context: the
-assistant's question qualifies what the visitor asked ("How much is the
-Pivotane Bootcamp?" → "… Which plan is your company on?" → "Horizon"), and
-the last words of a long answer often no longer name it.
-
-A reply that only accepts an offer ("Yes please", "Oui, volontiers") takes
-up what the assistant offered, not what the visitor asked before: "Oui" to
-"Souhaitez-vous savoir quelles enseignes utilisent déjà Kadoro ?" asks which
-retailers use Kadoro. Its context is that offer, led by the sentence that
-names what it offers when the offer itself names nothing. A yes to a
-question that asks for a fact is not one.
+"Santé" or "Yes please" mean nothing to a search engine alone, only as the answer to what the assistant just asked: when
+the window ends with an assistant message that invites a reply, or the reply only assents or refuses, the end of that
+message is the reply's context, led by the visitor's message before it; an accepted offer is carried alone. No model
+call is made, so the context stands when the model fails, times out or declines; a reply that answers nothing gets none.
 """
 
 from __future__ import annotations
@@ -58,9 +39,8 @@ MAX_CONTEXT_CHARS = 400
 _READ_CHARS = MAX_CONTEXT_CHARS * 8
 
 
-# The words of replies that only agree or decline ("Yes please", "Oui, volontiers", "Ja, gerne", "Sí, claro",
-# "好的"), in every shipped language: such a reply answers whatever the assistant said last. Those that decline
-# ("No thanks", "Non merci") and those that only thank accept no offer; "why not" and its kin accept.
+# A reply that only agrees or declines ("Yes please", "Ja, gerne", "好的") answers whatever the assistant said last;
+# one that declines ("No thanks") or only thanks accepts no offer, while "why not" and its kin accept.
 _ASSENT_WORDS = frozenset(word for record in LANGUAGES for word in record.assent)
 _DECLINING_WORDS = frozenset(word for record in LANGUAGES for word in record.declining)
 _THANKING_WORDS = frozenset(word for record in LANGUAGES for word in record.thanking)
@@ -69,13 +49,11 @@ _THANKING_WORDS = frozenset(word for record in LANGUAGES for word in record.than
 _ACCEPTING_NEGATIONS = every_language(lambda record: record.accepting_negations)
 # An offer or a request in the assistant's last sentence invites a reply without a question mark.
 _INVITATION = every_language(lambda record: record.inviting)
-# A question that offers something ("Shall I tell you…?", "Souhaitez-vous savoir…?"): a yes to it asks for
-# what it offers. A yes to any other question ("Vous ne créez pas encore vos devis ?" → "Si") states a fact.
+# A yes to a question that offers ("Shall I tell you…?") asks for what it offers; to any other one it states a fact.
 _OFFERING = every_language(lambda record: record.offering)
 _SENTENCE_WORD = re.compile(r"[^\W\d_]+(?:['-][^\W\d_]+)*")
-# A sentence names something when it holds a capital past its first word, letters mixed with digits, or a
-# quoted term: an offer that names nothing ("Would you like to know more?") is about the sentence before it
-# (evidence: written with the language records from the languages issue's forms; no evaluation item was read).
+# A capital past the first word, letters mixed with digits, or a quoted term name something; an offer that names
+# nothing is about the sentence before it (evidence: the languages issue's forms; no evaluation item was read).
 _NAMING_BY_SHAPE = re.compile(r"\b[^\W\d_]+\d|\b\d+[^\W\d_]|[«»“”\"「」《》„]|\b[^\W\d_]+[A-ZÀ-ÖØ-Þ]")
 _NAMING = re.compile(r"(?<=\S)\s+\S*[A-ZÀ-ÖØ-Þ]|" + _NAMING_BY_SHAPE.pattern)
 
@@ -89,9 +67,7 @@ def _names_something(sentence: str) -> bool:
 
 
 def _names_its_subject(sentence: str) -> bool:
-    """Whether ``sentence`` names something (``_names_something``) or opens with a name ("Kadoro runs
-    offline."): a capitalised first word that is no function word of a shipped language, where only names
-    are capitalised. Evidence: issue 40's hidden-set report (an unseen company set's misses)."""
+    """Whether ``sentence`` names something or opens with a name ("Kadoro runs offline."; issue 40's hidden set)."""
     if _names_something(sentence):
         return True
     record = detect(sentence)
@@ -111,16 +87,13 @@ def _reply_words(reply: str) -> list[str]:
 
 
 def is_assent(reply: str) -> bool:
-    """Whether ``reply`` only agrees or declines ("Yes please", "Oui, volontiers", "No thanks").
-    Evidence: the bundled sample's short replies (an evaluation set); the words are the records'."""
+    """Whether ``reply`` only agrees or declines ("Yes please", "No thanks"); evidence: the bundled sample's replies."""
     words = _reply_words(reply)
     return bool(words) and all(word in _ASSENT_WORDS for word in words)
 
 
 def is_acceptance(reply: str) -> bool:
-    """Whether ``reply`` only agrees ("Yes please", "Sure, go ahead", "Oui, volontiers"): an assent that
-    declines nothing and does more than thank ("No thanks" and "Merci" accept nothing). Evidence: the bundled
-    sample's accepted offers (an evaluation set)."""
+    """Whether ``reply`` only agrees ("Yes please"): it declines nothing and does more than thank (bundled sample)."""
     if not is_assent(reply):
         return False
     form = word_form(visible(reply))
@@ -131,13 +104,9 @@ def is_acceptance(reply: str) -> bool:
 
 
 def _offer(tail: str) -> str | None:
-    """What an assistant message's end offers: its last question when that offers something, else its last
-    sentence when that offers or requests; ``None`` when the message asks for a fact or offers nothing.
+    """The offer that ends ``tail`` (its last question, else its last sentence), or ``None`` when it asks for a fact.
 
-    An offer that names nothing ("We have Relaya for that. Would you like to know more?") is about the
-    nearest sentence before it that names something, which leads it: the product of "Kadoro runs offline.
-    It syncs at night. Would you like to know the price?" is two sentences back (issue 40: an unseen company
-    set's misses). With no such sentence, the sentence just before leads.
+    One that names nothing is led by the nearest earlier sentence that does, else the one before (evidence: issue 40).
     """
     answered = answered_sentence(tail)
     offering = _OFFERING if is_question(answered) else _INVITATION
@@ -156,14 +125,7 @@ def _offer(tail: str) -> str | None:
 def accepted_offer(history: Sequence[tuple[str, str]], reply: str) -> str | None:
     """The assistant's offer that ``reply`` accepts ("Shall I tell you which clinics use Pivotane?"), or ``None``.
 
-    ``reply`` must only accept (``is_acceptance``) and the window must end
-    with an assistant message that offers something: its last question when
-    that offers ("Would you like…?", "Shall I…?", "Souhaitez-vous…?"), else
-    its last sentence when that offers or requests ("I can send you the
-    guide."). A yes to a question that asks for a fact ("Are you on the
-    Croissance plan?", "Vous ne créez pas encore vos devis ?" → "Si") states
-    that fact; it accepts no offer. Evidence: the bundled sample's accepted
-    offers ("Oui" to "Souhaitez-vous savoir…"), an evaluation set.
+    A yes to a question asking for a fact accepts no offer. Evidence: the bundled sample's accepted offers.
     """
     if not is_acceptance(reply):
         return None
@@ -172,8 +134,7 @@ def accepted_offer(history: Sequence[tuple[str, str]], reply: str) -> str | None
 
 
 def invites_reply(text: str) -> bool:
-    """Whether ``text`` asks something (``asks_something``) or its last sentence offers or requests.
-    Evidence: the bundled sample's assistant messages (an evaluation set); the phrases are the records'."""
+    """Whether ``text`` asks something or its last sentence offers or requests; evidence: the bundled sample."""
     if asks_something(text):
         return True
     sentences = split_sentences(text)
@@ -182,20 +143,15 @@ def invites_reply(text: str) -> bool:
 
 
 def asks_something(text: str) -> bool:
-    """Whether one of the sentences of ``text`` is a question, in any script (``is_question``)."""
+    """Whether one of the sentences of ``text`` is a question, in any script."""
     return any(is_question(sentence) for sentence in split_sentences(text))
 
 
 def _tail(text: str, max_words: int) -> str:
-    """The whole sentences of ``text`` that hold its last ``max_words`` words, on one line.
+    """The whole sentences of ``text`` that hold its last ``max_words`` words, on one line (contract §5.6).
 
-    A sentence is carried whole or not at all (contract §5.6): the sentence in
-    which the last ``max_words`` words begin is taken from its start. Words
-    are counted by script (``word_count``). Sentences are dropped from the
-    front while the line is over ``MAX_CONTEXT_CHARS`` characters; a last
-    sentence longer than that alone keeps its end, from a word boundary.
-    Evidence: chosen on the bundled sample and the multilingual set, both
-    evaluation sets (docs/findings.md, "Whole sentences of the question").
+    Front sentences are dropped while over ``MAX_CONTEXT_CHARS``; one longer sentence keeps its end. Evidence: chosen
+    on the bundled sample and the multilingual set (docs/findings.md, "Whole sentences of the question").
     """
     chosen: list[str] = []
     words = 0.0
@@ -215,11 +171,9 @@ def _tail(text: str, max_words: int) -> str:
 
 
 def _asked(history: Sequence[tuple[str, str]], reply: str) -> str | None:
-    """The end of the window's last message when the assistant wrote it and ``reply`` answers it.
+    """The end of the window's last message when the assistant wrote it and it invites a reply or ``reply`` assents.
 
-    ``reply`` answers it when the message invites a reply (``invites_reply``)
-    or when ``reply`` only agrees or declines (``is_assent``). Evidence: the
-    bundled sample, the only data whose assistant asks questions (an evaluation set).
+    Evidence: the bundled sample, the only data whose assistant asks questions (an evaluation set).
     """
     if not history:
         return None
@@ -238,15 +192,9 @@ def follows_question(history: Sequence[tuple[str, str]], reply: str = "") -> boo
 def reply_context(history: Sequence[tuple[str, str]], *, max_words: int, reply: str = "") -> str | None:
     """The context of ``reply`` to ``history`` (``(role, content)`` pairs, oldest first), or ``None``.
 
-    Only the window's last message counts, and only when the assistant wrote
-    it and the reply answers it (``_asked``). The context is its last
-    ``max_words`` words (``max_words`` of 0 turns this off), led by the last
-    ``max_words`` words of the visitor's message just before it when the
-    window holds one (``asked_before``). A reply that accepts an offer
-    (``accepted_offer``) has that offer alone, led by the sentence that
-    names its object: what the visitor asked before is what the assistant
-    answered, not what it offered (issue 40). Only the end of a huge message is read, and each part has at
-    most ``MAX_CONTEXT_CHARS`` characters.
+    The last ``max_words`` words (0: off) of the assistant's last message, led by the visitor's message before it; an
+    accepted offer stands alone, as the visitor's earlier question is what the assistant answered (issue 40). Each part
+    holds at most ``MAX_CONTEXT_CHARS`` characters, from the end of a huge message.
     """
     if max_words < 1:
         return None
@@ -263,8 +211,7 @@ def reply_context(history: Sequence[tuple[str, str]], *, max_words: int, reply: 
 
 
 def asked_before(history: Sequence[tuple[str, str]]) -> str | None:
-    """The visitor's message just before the window's last message, when the visitor wrote it; else ``None``.
-    Evidence: the bundled sample's short replies (an evaluation set)."""
+    """The visitor's message just before the window's last one, if the visitor wrote it (evidence: bundled sample)."""
     if len(history) < 2:
         return None
     role, content = history[-2]

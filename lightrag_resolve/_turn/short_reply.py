@@ -15,16 +15,10 @@ DEFAULT_MAX_RESOLVE_WORDS = 4
 def should_resolve(query: str, max_words: int = DEFAULT_MAX_RESOLVE_WORDS) -> bool:
     """Whether ``query`` is a short reply that needs the conversation to mean anything.
 
-    True for a non-empty message of at most ``max_words`` words that is not a
-    question. A question that stands on its own is never resolved: a model
-    asked to resolve it always invents a frame, and an invented frame is
-    worse than none. A question is recognised in any script (``？``, ``؟``,
-    ``;`` in Greek, ...: ``_languages.text.is_question``), past trailing spaces,
-    closing quotes and invisible characters; words are counted on the
-    visible text by script (``word_count``), so a message of format
-    characters alone is empty and a long request written without spaces is
-    no short reply. Evidence: the bundled sample ("Combien de bureaux
-    avez-vous ?" rewritten as office space; contract §4), an evaluation set.
+    True for a non-empty message of at most ``max_words`` visible words (``word_count``) that is no question in any
+    script (``is_question``). A question that stands on its own is never resolved: a model asked to resolve it invents a
+    frame, worse than none. Evidence: the bundled sample, an evaluation set ("Combien de bureaux avez-vous ?" rewritten
+    as office space; contract §4).
     """
     if not isinstance(query, str):
         raise TypeError(f"query must be a str, got {type(query).__name__}")
@@ -40,9 +34,8 @@ Evidence: Han measured (``HAN_CHARS_PER_WORD``); kana and Hangul are counted ali
 
 
 def word_count(text: str) -> float:
-    """How many words ``text`` holds: space-separated words, with a run written without spaces counted by its
-    characters (``HAN_CHARS_PER_WORD`` a word, measured on Chinese). Evidence: jieba's frequency dictionary
-    (``benchmarks/probes/han_word_length.py``), no evaluation item."""
+    """Words in ``text``: space-separated ones, a run without spaces counting ``HAN_CHARS_PER_WORD`` characters a word
+    (evidence: jieba's frequency dictionary, ``benchmarks/probes/han_word_length.py``; no evaluation item)."""
     count = 0.0
     for word in visible(text).split():
         unspaced = len(_UNSPACED.findall(word))
