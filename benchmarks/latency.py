@@ -93,6 +93,9 @@ def parse_args(argv: list[str] | None) -> Settings:
         help=f"reference-check timeout, s (default: the demo's {LOCAL_TIMEOUT_S:g})",
     )
     local.add_argument("--warm-cache", action="store_true", help="let a turn reuse llama.cpp's cached prompt prefix")
+    local.add_argument(
+        "--serial", action="store_true", help="also the serial rewrite baseline (AnythingLLM PR 5171), same model"
+    )
     args = parser.parse_args(argv)
     repetitions = args.repetitions if args.repetitions is not None else (3 if args.local else 5)
     if repetitions < 1:
@@ -121,6 +124,7 @@ def parse_args(argv: list[str] | None) -> Settings:
         apis=apis,
         turns=turns,
         cold=not args.warm_cache,
+        serial=args.serial,
         timeouts={"timeout": args.timeout, "reference_timeout": args.reference_timeout},
     )
 

@@ -50,13 +50,19 @@ class LocalRoleLLM:
     async def __call__(
         self, prompt: str, system_prompt: str | None = None, history_messages: Any = None, **kwargs: Any
     ) -> str:
+        return await self._call(self._role(prompt, system_prompt), prompt, system_prompt, history_messages, **kwargs)
+
+    async def rewrite(self, prompt: str, system_prompt: str) -> str:
+        """The serial baseline's rewrite call, on the same model (``--serial``)."""
+        return await self._call("rewrite", prompt, system_prompt, None)
+
+    async def _call(
+        self, role: str, prompt: str, system_prompt: str | None, history_messages: Any, **kwargs: Any
+    ) -> str:
         texts = [system_prompt or "", prompt] + [
             m.get("content", "") for m in history_messages or () if isinstance(m, dict)
         ]
-        call = Call(
-            role=self._role(prompt, system_prompt),
-            prompt_tokens=sum(len(self.tokenizer.encode(t)) for t in texts if t),
-        )
+        call = Call(role=role, prompt_tokens=sum(len(self.tokenizer.encode(t)) for t in texts if t))
         self.calls.append(call)
         try:
             reply: str = await self.llm(
@@ -117,7 +123,7 @@ def load_parts() -> LocalParts:
 
 
 async def build_local_system(name: str, parts: LocalParts, workdir: str, timeouts: dict[str, float]) -> System:
-    """``plain`` (LightRAG) or ``library`` (ResolvingLightRAG) on the shared local model."""
+    """``plain`` or ``serial`` (LightRAG; ``serial`` rewrites first) or ``library`` (ResolvingLightRAG), one model."""
     resolutions: list[Resolution] = []
     config = ResolverConfig(company_name=COMPANY, on_resolution=resolutions.append, **timeouts)
     llm = LocalRoleLLM(parts.llm, parts.tokenizer, resolver_systems(config))

@@ -112,6 +112,7 @@ class Settings:
     turns: tuple[str, ...] = tuple(t.name for t in TURN_CLASSES)
     cold: bool = True  # local: no turn reuses llama.cpp's cached prompt prefix from the one before
     timeouts: dict[str, float] = field(default_factory=dict)  # local: ResolverConfig timeouts
+    serial: bool = False  # local: also the serial rewrite baseline, on the same model
 
     @property
     def turn_classes(self) -> tuple[TurnClass, ...]:
@@ -119,7 +120,9 @@ class Settings:
 
     @property
     def systems(self) -> tuple[str, ...]:
-        return ("plain", "library") if self.local else SYSTEMS
+        if self.local:
+            return ("plain", "library", "serial") if self.serial else ("plain", "library")
+        return SYSTEMS
 
     @property
     def max_ratio(self) -> float:
@@ -213,7 +216,8 @@ async def run_local(settings: Settings) -> Results:
         systems = {name: await build_local_system(name, parts, workdir, settings.timeouts) for name in settings.systems}
         try:
             for rep in range(settings.repetitions):
-                order = settings.systems[rep % 2 :] + settings.systems[: rep % 2]  # no system always goes first
+                turn_of = rep % len(settings.systems)
+                order = settings.systems[turn_of:] + settings.systems[:turn_of]  # no system always goes first
                 for mode in settings.modes:
                     for api in settings.apis:
                         for turn in settings.turn_classes:

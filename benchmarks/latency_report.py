@@ -246,6 +246,38 @@ def token_budget(results: Results) -> list[str]:
     return lines
 
 
+CHECKED = ("KEEP", "AMBIGUOUS", "RESOLVE")
+"""The turn classes the reference check decides."""
+
+
+def against_serial(results: Results, max_ratio: float = 1.05) -> list[str]:
+    """Issue 42's ``naive`` target: a checked turn (the check beside the search) ≤ 1.05 × the serial rewrite's."""
+    st = results.settings
+    if "naive" not in st.modes or "serial" not in st.systems:
+        return []
+    lines = [
+        "| API · class | library ms | serial ms | library ÷ serial | model calls: library check / serial rewrite "
+        "(tokens in, out, ms) | ≤ 1.05× |",
+        "|---|---:|---:|---:|---|---|",
+    ]
+    missed = []
+    for api in st.apis:
+        for turn in (t for t in st.turns if t in CHECKED):
+            library, serial = (median_ms(results, ("naive", api, turn, s)) for s in ("library", "serial"))
+            met = library <= max_ratio * serial
+            missed += [] if met else [f"{api} · {turn} {library / serial:.2f}×"]
+            roles = " / ".join(_by_role(results.samples[("naive", api, turn, s)]) for s in ("library", "serial"))
+            lines.append(
+                f"| {api} · {turn} | {library:.0f} | {serial:.0f} | {library / serial:.2f} | {roles} | {_verdict(met)} |"
+            )
+    lines += [
+        "",
+        f"- every checked class ≤ {max_ratio:.2f}× the serial rewrite: {_verdict(not missed)}"
+        + (f" (over: {'; '.join(missed)})" if missed else ""),
+    ]
+    return lines
+
+
 def _header(results: Results) -> list[str]:
     d, st = results.settings.delays, results.settings
     modes = ", ".join(f"`{m}`" for m in st.modes)
@@ -333,6 +365,13 @@ def report(results: Results) -> str:
         "",
         *token_budget(results),
         "",
+        *(
+            ["## `naive`: the check beside the search against a serial rewrite before it (issue 42, medians)", ""]
+            + against_serial(results)
+            + [""]
+            if against_serial(results)
+            else []
+        ),
         "## Every cell",
         "",
         table(results),

@@ -160,3 +160,26 @@ def test_modes_are_chosen_on_the_command_line(latency):
     assert latency.parse_args(["--local"]).modes == ("mix",)
     with pytest.raises(SystemExit):
         latency.parse_args(["--modes", "global"])
+
+
+def test_naive_checked_classes_are_held_against_the_serial_rewrite(printed):
+    """Issue 42's `naive` target: each checked class's median beside the serial rewrite's, its ratio and a verdict."""
+    _, text = printed
+    section = text.split("## `naive`: the check beside the search against a serial rewrite", 1)[1].split("\n## ", 1)[0]
+    rows = {
+        cells[0]: cells[1:]
+        for line in section.splitlines()
+        if line.startswith("| aquery") and (cells := [c.strip() for c in line.strip("|").split("|")])
+    }
+    assert sorted(rows) == sorted(
+        f"{api} · {turn}" for api in ("aquery", "aquery_data") for turn in ("KEEP", "AMBIGUOUS", "RESOLVE")
+    )
+    for library, serial, ratio, _, verdict in rows.values():
+        assert float(ratio) == pytest.approx(float(library) / float(serial), rel=0.05)  # ms printed rounded
+        assert verdict in ("met", "**missed**")
+    assert "- every checked class ≤ 1.05× the serial rewrite: " in section
+
+
+def test_the_local_run_times_the_serial_rewrite_only_when_asked(latency):
+    assert latency.parse_args(["--local"]).systems == ("plain", "library")
+    assert latency.parse_args(["--local", "--serial", "--modes", "naive"]).systems == ("plain", "library", "serial")
