@@ -55,7 +55,7 @@ class Sample:
 
 async def measure(system: System, turn: TurnClass, api: str, mode: str) -> Sample:
     """Run one turn on one system: its wall time, and the work counted from its start until all calls ended."""
-    system.llm.script = turn.script(mode)
+    system.llm.script = turn.script()
     system.llm.calls.clear()
     system.embedding.queries.clear()
     system.resolutions.clear()

@@ -240,8 +240,8 @@ class TurnClass:
     reference: dict[str, Any] = field(default_factory=lambda: {"decision": "KEEP", "name": "", "query": ""})
     rewrite: str = "UNCHANGED"  # the serial baseline's rewrite
 
-    def script(self, mode: str) -> dict[str, str]:
-        """What the simulated model answers, by role, during this turn in ``mode``."""
+    def script(self) -> dict[str, str]:
+        """What the simulated model answers, by role, during this turn (the same in every mode)."""
         return {
             "keywords": self.keywords,
             "text": self.text,
