@@ -125,7 +125,7 @@ FORMATTED := lightrag_resolve/_decide/*.py lightrag_resolve/_turn/*.py lightrag_
 	lightrag_resolve/demo/__init__.py lightrag_resolve/demo/_render.py lightrag_resolve/demo/_understood.py lightrag_resolve/cli/demo.py \
 	tests/demo/test_demo.py tests/demo/test_understood.py scripts/check_package.py tests/test_lightrag_bindings.py tests/local/test_lightrag_openai_binding.py \
 	tests/test_state.py \
-	benchmarks/probes/prompt_lookup_probe.py benchmarks/probes/kept_restatement_probe.py tests/test_probes_load.py
+	benchmarks/probes/prompt_lookup_probe.py benchmarks/probes/grammar_sampling_probe.py lightrag_resolve/local/_greedy_grammar.py tests/local/test_local_greedy_grammar.py benchmarks/probes/kept_restatement_probe.py tests/test_probes_load.py
 
 ## examples: every script in examples/ (offline, no model)
 examples: $(VENV)/.installed-test

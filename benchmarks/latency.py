@@ -96,6 +96,11 @@ def parse_args(argv: list[str] | None) -> Settings:
     local.add_argument(
         "--serial", action="store_true", help="also the serial rewrite baseline (AnythingLLM PR 5171), same model"
     )
+    local.add_argument(
+        "--stock-sampler",
+        action="store_true",
+        help="llama-cpp-python's own sampler chain for JSON answers (the greedy grammar sampler off), to compare",
+    )
     args = parser.parse_args(argv)
     repetitions = args.repetitions if args.repetitions is not None else (3 if args.local else 5)
     if repetitions < 1:
@@ -108,8 +113,8 @@ def parse_args(argv: list[str] | None) -> Settings:
         answer_ms=args.answer_ms,
     )
     if not args.local:
-        if args.turns:
-            parser.error("--turns needs --local (the simulated run measures every turn class)")
+        if args.turns or args.stock_sampler:
+            parser.error("--turns and --stock-sampler need --local (the simulation has no sampler)")
         return Settings(delays=delays, retrieval_ms=args.retrieval_ms, repetitions=repetitions, modes=modes)
     names = tuple(t.name for t in TURN_CLASSES)
     turns = _listed(parser, "--turns", args.turns, names) if args.turns else names
@@ -125,6 +130,7 @@ def parse_args(argv: list[str] | None) -> Settings:
         turns=turns,
         cold=not args.warm_cache,
         serial=args.serial,
+        stock_sampler=args.stock_sampler,
         timeouts={"timeout": args.timeout, "reference_timeout": args.reference_timeout},
     )
 

@@ -112,11 +112,17 @@ class LocalParts:
     name: str
 
 
-def load_parts() -> LocalParts:
-    """The local LLM, embedding and tokenizer (``LocalModelError`` names what to install)."""
+def load_parts(*, stock_sampler: bool = False) -> LocalParts:
+    """The local LLM, embedding and tokenizer (``LocalModelError`` names what to install).
+
+    ``stock_sampler``: JSON answers decoded with llama-cpp-python's own sampler chain, as before ``LocalLLM.load``
+    installed the greedy grammar sampler (the same answers, slower), to measure the two side by side.
+    """
     from lightrag_resolve.local import load_local_models
 
     models = load_local_models()
+    if stock_sampler:  # the instance's _init_sampler shadows the class's own
+        vars(models.llm._model).pop("_init_sampler", None)
     return LocalParts(
         llm=models.llm, embedding=models.embedding, tokenizer=models.tokenizer, name=models.llm_name or "local"
     )

@@ -113,6 +113,7 @@ class Settings:
     cold: bool = True  # local: no turn reuses llama.cpp's cached prompt prefix from the one before
     timeouts: dict[str, float] = field(default_factory=dict)  # local: ResolverConfig timeouts
     serial: bool = False  # local: also the serial rewrite baseline, on the same model
+    stock_sampler: bool = False  # local: llama-cpp-python's own sampler chain instead of the greedy grammar one
 
     @property
     def turn_classes(self) -> tuple[TurnClass, ...]:
@@ -210,7 +211,7 @@ async def run_local(settings: Settings) -> Results:
     """Plain LightRAG and the library on one shared local model, measured turn by turn."""
     from latency_local import build_local_system, load_parts
 
-    parts = load_parts()
+    parts = load_parts(stock_sampler=settings.stock_sampler)
     samples: dict[Key, list[Sample]] = {}
     with tempfile.TemporaryDirectory(prefix="lightrag-resolve-latency-local-") as workdir:
         systems = {name: await build_local_system(name, parts, workdir, settings.timeouts) for name in settings.systems}

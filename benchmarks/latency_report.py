@@ -287,7 +287,13 @@ def _header(results: Results) -> list[str]:
             "# lightrag-resolve latency benchmark: local model",
             "",
             f"**Real local model** (`{results.model}` through `lightrag_resolve.local.load_local_models`, one "
-            "llama.cpp instance serving one call at a time, and the e5 embedding). Wall time of real model calls.",
+            "llama.cpp instance serving one call at a time, and the e5 embedding). Wall time of real model calls. "
+            + (
+                "JSON answers decoded with llama-cpp-python's own sampler chain (`--stock-sampler`)."
+                if st.stock_sampler
+                else "JSON answers decoded with `LocalLLM`'s greedy grammar sampler (the grammar asked about one token "
+                "first)."
+            ),
             "",
             f"- Systems: `plain` = LightRAG; `library` = ResolvingLightRAG (resolver timeouts: {timeouts})"
             + (

@@ -183,3 +183,10 @@ def test_naive_checked_classes_are_held_against_the_serial_rewrite(printed):
 def test_the_local_run_times_the_serial_rewrite_only_when_asked(latency):
     assert latency.parse_args(["--local"]).systems == ("plain", "library")
     assert latency.parse_args(["--local", "--serial", "--modes", "naive"]).systems == ("plain", "library", "serial")
+
+
+def test_the_stock_sampler_is_a_local_comparison_only(latency):
+    assert latency.parse_args(["--local"]).stock_sampler is False
+    assert latency.parse_args(["--local", "--stock-sampler"]).stock_sampler is True
+    with pytest.raises(SystemExit):
+        latency.parse_args(["--stock-sampler"])  # the simulation has no sampler

@@ -24,6 +24,7 @@ from lightrag.utils import TruncatedResponse
 from ._errors import INSTALL_HINT, LocalModelError, ModelNotInstalledError
 from ._gguf import QWEN25_CODER_1_5B, SplitGGUF, assemble_gguf
 from ._grammar import compact_json_grammar
+from ._greedy_grammar import install_greedy_grammar
 from ._prefix_cache import DEFAULT_PREFIX_CACHE_BYTES, PrefixStateCache, attach_prefix_cache
 from ._request import ChatRequest, build_request
 
@@ -114,7 +115,9 @@ class LocalLLM:
         evaluated across unrelated calls (``None`` or 0: none, llama.cpp then
         reuses only the previous prompt's prefix). ``whole_sentences``: a text
         answer cut at ``max_tokens`` ends at its last whole sentence (or word),
-        marked `` …``, as a chat reader expects. Nothing is downloaded.
+        marked `` …``, as a chat reader expects. Greedy answers under a grammar (a schema, JSON mode) are
+        decoded with ``install_greedy_grammar``'s sampler: the same tokens, the grammar asked about one token at a
+        time instead of the whole vocabulary. Nothing is downloaded.
         """
         path = Path(model_path) if model_path is not None else assemble_gguf(model)
         name = model.name if model_path is None else path.stem
@@ -138,6 +141,7 @@ class LocalLLM:
             )
         except (ValueError, RuntimeError) as exc:
             raise LocalModelError(f"llama.cpp could not load {path}: {exc}") from exc
+        install_greedy_grammar(llama)
         llm = cls(
             llama,
             model_name=name,

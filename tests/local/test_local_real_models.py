@@ -59,6 +59,40 @@ async def test_the_llm_answers_parseable_json_when_asked(llm: LocalLLM, json_kwa
     assert isinstance(json.loads(reply), dict)
 
 
+async def test_a_schema_answer_is_the_one_llama_cpp_pythons_own_sampler_writes(llm: LocalLLM) -> None:
+    schema = {
+        "type": "object",
+        "properties": {
+            "decision": {"type": "string", "enum": ["RESOLVE", "KEEP", "AMBIGUOUS"]},
+            "name": {"type": "string", "enum": ["Kadoro", "Magazio", ""]},
+            "query": {"type": "string", "maxLength": 64},
+        },
+        "required": ["decision", "name", "query"],
+        "additionalProperties": False,
+    }
+    kwargs = {
+        "system_prompt": "Decide whether the message points at a product named earlier. Answer with JSON.",
+        "max_tokens": 40,
+        "response_format": {"type": "json_schema", "json_schema": {"name": "answer", "schema": schema}},
+    }
+    prompt = "Assistant: Kadoro runs loyalty at the till; Magazio balances stock.\nMessage: Which shops use it?"
+    llama = llm._model
+    installed = vars(llama).get("_init_sampler")
+    assert installed is not None  # LocalLLM.load gave the model the greedy grammar sampler
+    cache, llama.cache = llama.cache, None  # both answers decoded from a fresh state
+    try:
+        llama.reset()
+        greedy = await llm(prompt, **kwargs)
+        del llama._init_sampler  # llama-cpp-python's own chain: penalties, the grammar on every token, greedy
+        llama.reset()
+        stock = await llm(prompt, **kwargs)
+    finally:
+        llama._init_sampler = installed
+        llama.cache = cache
+    assert greedy == stock
+    assert json.loads(greedy)["decision"] in {"RESOLVE", "KEEP", "AMBIGUOUS"}
+
+
 async def test_the_embedding_gives_normalised_384_vectors(embedding: Any) -> None:
     vectors = await embedding(["Bonjour le monde", "Hello world", "Chantier Pro"], context="document")
     assert vectors.shape == (3, E5_DIM)
@@ -123,7 +157,15 @@ def _tiny_kg() -> dict[str, Any]:
             for n, t, d, s in entities
         ],
         "relationships": [
-            {"src_id": a, "tgt_id": b, "description": d, "keywords": k, "weight": 1.0, "source_id": s, "file_path": f"{s}.txt"}
+            {
+                "src_id": a,
+                "tgt_id": b,
+                "description": d,
+                "keywords": k,
+                "weight": 1.0,
+                "source_id": s,
+                "file_path": f"{s}.txt",
+            }
             for a, b, d, k, s in relations
         ],
     }
