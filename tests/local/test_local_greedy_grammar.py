@@ -79,3 +79,34 @@ def test_the_sampler_frees_nothing_twice():
     sampler.close()
     sampler.close()
     assert freed == ["p", "g"]
+
+
+def test_a_grammar_llama_cpp_refuses_frees_the_penalties_once(monkeypatch):
+    import sys
+    import types
+
+    freed: list[Any] = []
+    fake = types.ModuleType("llama_cpp")
+    fake.llama_sampler_init_penalties = lambda *args: "penalties"  # type: ignore[attr-defined]
+    fake.llama_sampler_init_grammar = lambda *args: None  # type: ignore[attr-defined]  # NULL: refused
+    fake.llama_sampler_free = freed.append  # type: ignore[attr-defined]
+    grammar_module = types.ModuleType("llama_cpp.llama_grammar")
+    grammar_module.LLAMA_GRAMMAR_DEFAULT_ROOT = "root"  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "llama_cpp", fake)
+    monkeypatch.setitem(sys.modules, "llama_cpp.llama_grammar", grammar_module)
+
+    class Llama:
+        last_n_tokens_size = 64
+        _model = types.SimpleNamespace(vocab="vocab")
+
+        def n_vocab(self) -> int:
+            return 8
+
+    with pytest.raises(ValueError, match="refused the grammar"):
+        GreedyGrammarSampler(
+            Llama(), types.SimpleNamespace(_grammar="root ::= x"), repeat_penalty=1.1, frequency=0.0, presence=0.0
+        )
+    import gc
+
+    gc.collect()
+    assert freed == ["penalties"]
