@@ -13,6 +13,8 @@ for the default 4 calls of each kind). Usage::
 
     python benchmarks/probes/grammar_sampling_probe.py \
         benchmarks/results/eval-2026-12-07/k4-mix/sample/llm-replay.jsonl --calls 4
+    python benchmarks/probes/grammar_sampling_probe.py \
+        benchmarks/results/eval-2026-12-07/k5-ml/multilingual/llm-replay.jsonl --calls 2 --contains ¿
 """
 
 from __future__ import annotations
@@ -32,14 +34,14 @@ KINDS = {
 }
 
 
-def _recorded(replay: Path, per_kind: int) -> list[tuple[str, list[Any]]]:
-    """``(kind, key)`` of the first ``per_kind`` recorded calls of each kind that ask for JSON."""
+def _recorded(replay: Path, per_kind: int, contains: str = "") -> list[tuple[str, list[Any]]]:
+    """``(kind, key)`` of the first ``per_kind`` recorded calls of each kind that ask for JSON (and hold ``contains``)."""
     found: list[tuple[str, list[Any]]] = []
     for kind, marker in KINDS.items():
         count = 0
         with replay.open(encoding="utf-8") as lines:
             for line in lines:
-                if marker not in line:
+                if marker not in line or contains not in json.loads(line)[0]:
                     continue
                 key = json.loads(json.loads(line)[0])
                 if not (key[3].get("response_format") or key[3].get("keyword_extraction")):
@@ -87,8 +89,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("replay", type=Path, help="an evaluation's llm-replay.jsonl")
     parser.add_argument("--calls", type=int, default=4, help="recorded calls of each kind")
+    parser.add_argument("--contains", default="", help="only calls whose prompt holds this text (a language's)")
     args = parser.parse_args()
-    calls = _recorded(args.replay, args.calls)
+    calls = _recorded(args.replay, args.calls, args.contains)
     stock = asyncio.run(_play(calls, fast=False))
     fast = asyncio.run(_play(calls, fast=True))
     print("kind        stock s (sampling)   new s (sampling)   tokens in / out  identical")
