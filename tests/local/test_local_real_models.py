@@ -157,15 +157,7 @@ def _tiny_kg() -> dict[str, Any]:
             for n, t, d, s in entities
         ],
         "relationships": [
-            {
-                "src_id": a,
-                "tgt_id": b,
-                "description": d,
-                "keywords": k,
-                "weight": 1.0,
-                "source_id": s,
-                "file_path": f"{s}.txt",
-            }
+            {"src_id": a, "tgt_id": b, "description": d, "keywords": k, "weight": 1.0, "source_id": s, "file_path": f"{s}.txt"}
             for a, b, d, k, s in relations
         ],
     }
