@@ -119,10 +119,11 @@ def load_parts(*, stock_sampler: bool = False) -> LocalParts:
     installed the greedy grammar sampler (the same answers, slower), to measure the two side by side.
     """
     from lightrag_resolve.local import load_local_models
+    from lightrag_resolve.local._greedy_grammar import remove_greedy_grammar
 
     models = load_local_models()
-    if stock_sampler:  # the instance's _init_sampler shadows the class's own
-        vars(models.llm._model).pop("_init_sampler", None)
+    if stock_sampler:
+        remove_greedy_grammar(models.llm._model)
     return LocalParts(
         llm=models.llm, embedding=models.embedding, tokenizer=models.tokenizer, name=models.llm_name or "local"
     )

@@ -41,10 +41,13 @@ def _recorded(replay: Path, per_kind: int, contains: str = "") -> list[tuple[str
         count = 0
         with replay.open(encoding="utf-8") as lines:
             for line in lines:
-                if marker not in line or contains not in json.loads(line)[0]:
+                if marker not in line:
                     continue
-                key = json.loads(json.loads(line)[0])
-                if not (key[3].get("response_format") or key[3].get("keyword_extraction")):
+                recorded_key = json.loads(line)[0]
+                key = json.loads(recorded_key)
+                if contains not in recorded_key or not (
+                    key[3].get("response_format") or key[3].get("keyword_extraction")
+                ):
                     continue
                 found.append((kind, key))
                 count += 1
@@ -56,11 +59,12 @@ def _recorded(replay: Path, per_kind: int, contains: str = "") -> list[tuple[str
 async def _play(calls: list[tuple[str, list[Any]]], *, fast: bool) -> list[tuple[str, float, float, int, int]]:
     """Each call on a fresh state: ``(answer, seconds, seconds sampling, answer tokens, prompt tokens)``."""
     from lightrag_resolve.local import LocalLLM
+    from lightrag_resolve.local._greedy_grammar import remove_greedy_grammar
 
     llm = LocalLLM.load(n_ctx=4096, n_threads=2, prefix_cache_bytes=None)  # no state cache: every call fresh
     llama = llm._model
-    if not fast:  # the instance's _init_sampler (the greedy grammar sampler) shadows llama-cpp-python's own
-        vars(llama).pop("_init_sampler", None)
+    if not fast:
+        remove_greedy_grammar(llama)
     sampling = [0.0]
     stock_sample = llama.sample
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import ctypes
 from typing import Any
 
-__all__ = ["install_greedy_grammar"]
+__all__ = ["install_greedy_grammar", "remove_greedy_grammar"]
 
 
 class GreedyGrammarSampler:
@@ -46,7 +46,9 @@ class GreedyGrammarSampler:
         self._all_view = np.frombuffer(
             self._all, dtype=np.dtype([("id", np.intc), ("logit", np.single), ("p", np.single)], align=True)
         )
-        self._ids = np.arange(self._n_vocab, dtype=np.intc)
+        # Set once: the penalties and the grammar change logits in place, never the order or ``p``.
+        self._all_view["id"] = np.arange(self._n_vocab, dtype=np.intc)
+        self._all_view["p"] = 0.0
         self._one = (llama_cpp.llama_token_data * 1)()
         self._np = np
 
@@ -58,9 +60,7 @@ class GreedyGrammarSampler:
         lib, np = self._lib, self._np
         logits = np.ctypeslib.as_array(lib.llama_get_logits_ith(ctx.ctx, idx), shape=(self._n_vocab,))
         view = self._all_view
-        view["id"] = self._ids
         view["logit"] = logits
-        view["p"] = 0.0
         everything = self._array(self._all, self._n_vocab)
         lib.llama_sampler_apply(self._penalties, ctypes.byref(everything))
         best = int(np.argmax(view["logit"]))
@@ -114,3 +114,11 @@ def install_greedy_grammar(llama: Any) -> bool:
 
     llama._init_sampler = init_sampler
     return True
+
+
+def remove_greedy_grammar(llama: Any) -> None:
+    """Give ``llama`` back llama-cpp-python's own sampler chain (the install shadows the class's ``_init_sampler``).
+
+    For measuring the two side by side: ``benchmarks/latency.py --stock-sampler`` and the grammar sampling probe.
+    """
+    vars(llama).pop("_init_sampler", None)

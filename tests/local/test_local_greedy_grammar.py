@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from lightrag_resolve.local._greedy_grammar import GreedyGrammarSampler, install_greedy_grammar
+from lightrag_resolve.local._greedy_grammar import GreedyGrammarSampler, install_greedy_grammar, remove_greedy_grammar
 
 
 class FakeLlama:
@@ -55,6 +55,15 @@ def test_a_greedy_grammar_gets_the_new_sampler_and_a_refused_one_the_stock_chain
     assert made[0] == ("json", {"repeat_penalty": 1.1, "frequency": 0.0, "presence": 0.0})
     assert llama._init_sampler(temp=0.0, grammar="refused") == "stock"
     assert llama.stock_calls == [{"temp": 0.0, "grammar": "refused"}]
+
+
+def test_removing_gives_back_the_stock_chain():
+    llama = FakeLlama()
+    install_greedy_grammar(llama)
+    remove_greedy_grammar(llama)
+    assert llama._init_sampler(temp=0.0, grammar="json") == "stock"
+    remove_greedy_grammar(llama)  # nothing installed: nothing to remove
+    assert llama._init_sampler(temp=0.0, grammar="json") == "stock"
 
 
 def test_a_llama_without_init_sampler_is_left_alone():

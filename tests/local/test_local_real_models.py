@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 from lightrag_resolve.local import E5_DIM, LocalLLM, e5_embedding, local_lightrag_kwargs, offline_tokenizer
+from lightrag_resolve.local._greedy_grammar import remove_greedy_grammar
 
 pytestmark = pytest.mark.local_model
 
@@ -83,7 +84,7 @@ async def test_a_schema_answer_is_the_one_llama_cpp_pythons_own_sampler_writes(l
     try:
         llama.reset()
         greedy = await llm(prompt, **kwargs)
-        del llama._init_sampler  # llama-cpp-python's own chain: penalties, the grammar on every token, greedy
+        remove_greedy_grammar(llama)  # llama-cpp-python's own chain: penalties, the grammar on every token, greedy
         llama.reset()
         stock = await llm(prompt, **kwargs)
     finally:
